@@ -1,0 +1,21 @@
+/** Two projects: `unit` (pure code, no database) and `e2e` (the real app over HTTP on a real PostgreSQL). ESM throughout: NestJS 12 ships as ES modules. */
+const esm = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', useESM: true, diagnostics: false }] },
+};
+export default {
+  projects: [
+    { ...esm, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/tools'], testMatch: ['**/*.spec.ts'] },
+    {
+      ...esm,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

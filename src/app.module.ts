@@ -1,0 +1,33 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { AuditModule } from './common/audit/audit.module.js';
+import { CoreModule } from './common/core.module.js';
+import { loggingParams } from './common/logging/logging.js';
+import { Clock } from './common/time/clock.js';
+import { AppConfig } from './config/app-config.js';
+import { dataSourceOptions } from './database/data-source-options.js';
+import { AuthModule } from './modules/auth/auth.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { UsersModule } from './modules/users/users.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
+    if (!config.database.url) throw new Error('AppModule needs a resolved database URL');
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(config, clock),
+        LoggerModule.forRoot(loggingParams(config)),
+        TypeOrmModule.forRoot(dataSourceOptions(config.database.url, config.database.poolSize)),
+        ScheduleModule.forRoot(),
+        AuditModule,
+        HealthModule,
+        UsersModule,
+        AuthModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,19 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { Clock, SystemClock } from './time/clock.js';
+
+/** Configuration and the clock, available everywhere. Tests hand in their own config and a manual clock. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, clock: Clock = new SystemClock()): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: Clock, useValue: clock },
+      ],
+      exports: [AppConfig, Clock],
+    };
+  }
+}

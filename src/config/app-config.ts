@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export type AppEnv = 'production' | 'uat';
+
+/** The environment as the process receives it; validated once at boot. */
+class EnvironmentVariables {
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(65535)
+  PORT?: number;
+
+  @IsOptional() @IsIn(['production', 'uat'])
+  APP_ENV?: AppEnv;
+
+  @IsOptional() @IsString() @MinLength(1)
+  DATABASE_URL?: string;
+
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1024) @Max(65535)
+  EMBEDDED_PG_PORT?: number;
+
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(2) @Max(200)
+  DB_POOL_SIZE?: number;
+
+  @IsOptional() @IsString() @MinLength(16)
+  JWT_SECRET?: string;
+
+  @IsOptional() @IsString() @MinLength(2)
+  JWT_EXPIRES_IN?: string;
+
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(100000)
+  SIGNIN_RATE_LIMIT?: number;
+
+  @IsOptional() @IsString() @MinLength(3)
+  ADMIN_USERNAME?: string;
+
+  @IsOptional() @IsString() @MinLength(8)
+  ADMIN_PASSWORD?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  MOBILE_MONEY_API_URL?: string;
+
+  @IsOptional() @IsString()
+  MOBILE_MONEY_API_KEY?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  DEVICE_LOCK_API_URL?: string;
+
+  @IsOptional() @IsString()
+  DEVICE_LOCK_API_KEY?: string;
+
+  @IsOptional() @IsString() @MinLength(3)
+  CURRENCY?: string;
+
+  @IsOptional() @IsString()
+  BUSINESS_TIMEZONE?: string;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  @IsOptional() @IsIn(['true', 'false'])
+  JOBS_ENABLED?: string;
+
+  @IsOptional() @IsString()
+  DATA_DIR?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  PRODUCTION_BASE_URL?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  UAT_BASE_URL?: string;
+}
+
+/** Typed, validated configuration handed to every module (injected as a class token). */
+export class AppConfig {
+  port: number;
+  env: AppEnv;
+  dataDir: string;
+  database: { url?: string; embeddedPort: number; poolSize: number };
+  jwt: { secret: string; expiresIn: string; issuer: string };
+  signInRateLimit: number;
+  admin: { username?: string; password?: string };
+  mobileMoney: { url?: string; apiKey?: string };
+  deviceLock: { url?: string; apiKey?: string };
+  servers: { production: string; uat: string };
+  currency: string;
+  businessTimeZone: string;
+  logLevel: string;
+  jobsEnabled: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const isTimeZone = (tz: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Validates the environment and returns the typed configuration.
+ * Throws a ConfigError whose message is one line naming the bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const vars = plainToInstance(EnvironmentVariables, raw);
+  const errors = validateSync(vars, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    const first = errors[0];
+    const rule = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
+    throw new ConfigError(`Invalid configuration: ${first.property} ${rule.replace(first.property + ' ', '')}`);
+  }
+  const appEnv: AppEnv = vars.APP_ENV ?? 'uat';
+  if (vars.BUSINESS_TIMEZONE && !isTimeZone(vars.BUSINESS_TIMEZONE)) {
+    throw new ConfigError(`Invalid configuration: BUSINESS_TIMEZONE is not a known IANA time zone`);
+  }
+  if (appEnv === 'production' && (!vars.JWT_SECRET || vars.JWT_SECRET.length < 32)) {
+    throw new ConfigError('Invalid configuration: JWT_SECRET must be set to at least 32 characters when APP_ENV=production');
+  }
+  const dataDir = resolve(vars.DATA_DIR ?? join(process.cwd(), '.data', appEnv));
+  return {
+    port: vars.PORT ?? 3000,
+    env: appEnv,
+    dataDir,
+    database: { url: vars.DATABASE_URL, embeddedPort: vars.EMBEDDED_PG_PORT ?? (appEnv === 'production' ? 5442 : 5441), poolSize: vars.DB_POOL_SIZE ?? 20 },
+    jwt: { secret: vars.JWT_SECRET ?? persistedSecret(dataDir), expiresIn: vars.JWT_EXPIRES_IN ?? '24h', issuer: `payg-${appEnv}` },
+    signInRateLimit: vars.SIGNIN_RATE_LIMIT ?? 10,
+    admin: { username: vars.ADMIN_USERNAME, password: vars.ADMIN_PASSWORD },
+    mobileMoney: { url: stripSlash(vars.MOBILE_MONEY_API_URL), apiKey: vars.MOBILE_MONEY_API_KEY },
+    deviceLock: { url: stripSlash(vars.DEVICE_LOCK_API_URL), apiKey: vars.DEVICE_LOCK_API_KEY },
+    servers: {
+      production: stripSlash(vars.PRODUCTION_BASE_URL) ?? 'https://payg.example.com',
+      uat: stripSlash(vars.UAT_BASE_URL) ?? 'https://uat.payg.example.com',
+    },
+    currency: vars.CURRENCY ?? 'UGX',
+    businessTimeZone: vars.BUSINESS_TIMEZONE ?? 'UTC',
+    logLevel: vars.LOG_LEVEL ?? 'info',
+    jobsEnabled: (vars.JOBS_ENABLED ?? 'true') === 'true',
+  };
+}
+
+const stripSlash = (url?: string) => url?.replace(/\/+$/, '');
+
+/** In UAT without JWT_SECRET: a random key generated once and kept in the data folder. */
+function persistedSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  try {
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    // Another instance wrote it first: use theirs so tokens agree.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
+}

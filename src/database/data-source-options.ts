@@ -1,0 +1,29 @@
+import { DataSourceOptions } from 'typeorm';
+import { ENTITIES, MIGRATIONS } from './schema.js';
+
+/**
+ * One definition of the TypeORM connection, shared by the app, the migration CLI (ormconfig.ts)
+ * and the tests. Entities and migrations are listed in schema.ts.
+ * Never synchronize: the schema changes only through migrations.
+ */
+export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    // Fail fast instead of hanging when the database is down: a request waits at most 5 s for a connection.
+    extra: {
+      max: poolSize,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30000,
+      statement_timeout: 15000,
+      query_timeout: 20000,
+      keepAlive: true,
+    },
+  };
+}

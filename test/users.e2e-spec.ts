@@ -1,0 +1,78 @@
+import { Role } from '../src/common/auth/role.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+describe('Users (ADMIN only)', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await t.token(Role.ADMIN);
+  });
+  afterAll(() => t.close());
+
+  it('creates a staff user (201 {id, username, role}) who can then sign in', async () => {
+    const res = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: 'cashier1', password: 'cashier-pass-1', role: 'OPERATOR' }).expect(201);
+    expect(res.body).toEqual({ id: expect.any(Number), username: 'cashier1', role: 'OPERATOR' });
+    const signIn = await t.http.post('/api/auth/signin').send({ username: 'cashier1', password: 'cashier-pass-1' }).expect(200);
+    expect(signIn.body.role).toBe('OPERATOR');
+  });
+
+  it('refuses a taken username, case-insensitively, with 409', async () => {
+    await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: 'dup-user', password: 'password-123', role: 'COLLECTOR' }).expect(201);
+    const res = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: 'DUP-user', password: 'password-123', role: 'COLLECTOR' }).expect(409);
+    expect(res.body).toEqual({ message: 'Username DUP-user is already taken.' });
+  });
+
+  it('answers 400 naming every bad field: short password, unknown role, CUSTOMER role, extra field', async () => {
+    const res = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: 'x', password: 'short', role: 'CUSTOMER', extra: 1 }).expect(400);
+    for (const word of ['username', 'password', 'role', 'extra']) expect(res.body.message).toContain(word);
+  });
+
+  it('lists users, paged, without any password or hash', async () => {
+    const res = await t.http.get('/finance/users?page=1&limit=2').set('x-access-token', admin).expect(200);
+    expect(res.body).toMatchObject({ page: 1, limit: 2, total: expect.any(Number) });
+    expect(res.body.items.length).toBeLessThanOrEqual(2);
+    expect(res.body.items[0]).toEqual({ id: 1, username: 'admin', role: 'ADMIN', active: true, createdat: expect.any(String) });
+    expect(JSON.stringify(res.body)).not.toMatch(/password|\$2[aby]\$/);
+  });
+
+  it('refuses a bad page or limit with 400', async () => {
+    await t.http.get('/finance/users?page=0').set('x-access-token', admin).expect(400);
+    await t.http.get('/finance/users?limit=101').set('x-access-token', admin).expect(400);
+    await t.http.get('/finance/users?limit=abc').set('x-access-token', admin).expect(400);
+  });
+
+  it('disables a user (404 for an unknown id, 409 for yourself)', async () => {
+    const u = await t.user(Role.COLLECTOR);
+    const res = await t.http.post('/finance/users/disable').set('x-access-token', admin).send({ id: u.id }).expect(200);
+    expect(res.body).toMatchObject({ id: u.id, active: false });
+    expect((await t.http.post('/finance/users/disable').set('x-access-token', admin).send({ id: 99999 }).expect(404)).body).toEqual({ message: 'User 99999 not found.' });
+    expect((await t.http.post('/finance/users/disable').set('x-access-token', admin).send({ id: 1 }).expect(409)).body).toEqual({ message: 'You cannot disable your own account.' });
+    await t.http.post('/finance/users/disable').set('x-access-token', admin).send({ id: '2' }).expect(400);
+  });
+
+  it('changes a password: the old one stops working, the new one works', async () => {
+    const u = await t.user(Role.OPERATOR);
+    const res = await t.http.post('/finance/users/password').set('x-access-token', admin).send({ id: u.id, password: 'brand-new-pass' }).expect(200);
+    expect(res.body).toEqual({ message: 'Password changed.' });
+    await t.http.post('/api/auth/signin').send({ username: u.username, password: u.password }).expect(401);
+    await t.http.post('/api/auth/signin').send({ username: u.username, password: 'brand-new-pass' }).expect(200);
+    await t.http.post('/finance/users/password').set('x-access-token', admin).send({ id: 424242, password: 'brand-new-pass' }).expect(404);
+    await t.http.post('/finance/users/password').set('x-access-token', admin).send({ id: u.id, password: 'short' }).expect(400);
+  });
+
+  it('keeps every user route to ADMIN (403 for the other roles, 401 without token)', async () => {
+    const calls: Array<[string, string, object?]> = [
+      ['post', '/finance/users/create', { username: 'someone', password: 'password-123', role: 'OPERATOR' }],
+      ['get', '/finance/users'],
+      ['post', '/finance/users/disable', { id: 1 }],
+      ['post', '/finance/users/password', { id: 1, password: 'password-123' }],
+    ];
+    for (const [method, path, body] of calls) {
+      await (t.http as unknown as Record<string, (p: string) => import('supertest').Test>)[method](path).send(body).expect(401);
+      for (const role of [Role.OPERATOR, Role.COLLECTOR, Role.PROVIDER]) {
+        await (t.http as unknown as Record<string, (p: string) => import('supertest').Test>)[method](path).set('x-access-token', await t.token(role)).send(body).expect(403);
+      }
+    }
+  });
+});
