@@ -8,7 +8,10 @@ import { loggingParams } from './common/logging/logging.js';
 import { Clock } from './common/time/clock.js';
 import { AppConfig } from './config/app-config.js';
 import { dataSourceOptions } from './database/data-source-options.js';
+import { AccountsModule } from './modules/accounts/accounts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { CustomersModule } from './modules/customers/customers.module.js';
+import { DealsModule } from './modules/deals/deals.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
@@ -27,6 +30,9 @@ export class AppModule {
         HealthModule,
         UsersModule,
         AuthModule,
+        DealsModule,
+        AccountsModule,
+        CustomersModule,
       ],
     };
   }

@@ -1,5 +1,9 @@
+import pg from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { ENTITIES, MIGRATIONS } from './schema.js';
+
+// A PostgreSQL `date` is a calendar day, not an instant: keep it as 'YYYY-MM-DD' instead of a local-midnight Date.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
 /**
  * One definition of the TypeORM connection, shared by the app, the migration CLI (ormconfig.ts)

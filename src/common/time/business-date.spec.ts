@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { addDays, businessDay, compareDates, daysBetween, isValidDate } from './business-date.js';
+
+describe('business dates', () => {
+  it('takes the calendar day in the business time zone', () => {
+    const instant = new Date('2026-03-10T22:30:00Z');
+    expect(businessDay(instant, 'UTC')).toBe('2026-03-10');
+    expect(businessDay(instant, 'Africa/Kampala')).toBe('2026-03-11');
+    expect(businessDay(instant, 'America/New_York')).toBe('2026-03-10');
+  });
+
+  it('adds days across month ends, leap days and DST changes', () => {
+    expect(addDays('2026-01-31', 1)).toBe('2026-02-01');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-03-08', 1)).toBe('2026-03-09');
+    expect(addDays('2026-03-10', -10)).toBe('2026-02-28');
+  });
+
+  it('refuses dates that are not on the calendar', () => {
+    expect(isValidDate('2026-02-29')).toBe(false);
+    expect(isValidDate('2026-13-01')).toBe(false);
+    expect(isValidDate('2026-1-01')).toBe(false);
+    expect(isValidDate('2028-02-29')).toBe(true);
+    expect(() => addDays('2026-02-30', 1)).toThrow(RangeError);
+  });
+
+  it('keeps addDays and daysBetween inverse, and order by string comparison', () => {
+    const day = fc.integer({ min: 0, max: 40_000 }).map((n) => addDays('2000-01-01', n));
+    fc.assert(
+      fc.property(day, fc.integer({ min: -5000, max: 5000 }), (d, n) => {
+        const later = addDays(d, n);
+        expect(daysBetween(d, later)).toBe(n);
+        expect(compareDates(d, later)).toBe(n === 0 ? 0 : n > 0 ? -1 : 1);
+      }),
+    );
+  });
+});

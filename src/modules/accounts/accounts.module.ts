@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AccountsService } from './application/accounts.service.js';
+import { LedgerService } from './application/ledger.service.js';
+import { AccountsRepository } from './infrastructure/accounts.repository.js';
+import { LedgerRepository } from './infrastructure/ledger.repository.js';
+
+/**
+ * Customer accounts and their ledger: numbering, opening, and the append-only payment rows every
+ * balance is derived from. Customers and payments both write to the ledger through LedgerService. The `accounts/info` route answers with the customer and
+ * deal behind an account, so it is served by the customers module, which owns those records.
+ */
+@Module({
+  providers: [AccountsService, AccountsRepository, LedgerService, LedgerRepository],
+  exports: [AccountsService, LedgerService],
+})
+export class AccountsModule {}

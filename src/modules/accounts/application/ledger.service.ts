@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { conflict } from '../../../common/errors/domain-error.js';
+import { isUniqueViolation } from '../../../common/database/postgres-errors.js';
+import { Money } from '../../../common/money/money.js';
+import { LedgerRepository, LedgerRow } from '../infrastructure/ledger.repository.js';
+import { PaymentType } from '../infrastructure/payment.entity.js';
+
+export interface PaymentView {
+  paymentid: number;
+  customerid: number;
+  amount: number;
+  reference: string;
+  narration: string;
+  type: PaymentType;
+  createdat: string;
+}
+
+export const referenceUsed = (reference: string) => conflict('PAYMENT_REFERENCE_USED', `Reference ${reference} is already used by another payment.`);
+
+/** The payment ledger: append-only rows, the record of truth for every balance. */
+@Injectable()
+export class LedgerService {
+  constructor(private readonly ledger: LedgerRepository) {}
+
+  static view(row: LedgerRow): PaymentView {
+    return {
+      paymentid: Number(row.id),
+      customerid: row.customer_id,
+      amount: Money.of(row.amount).toNumber(),
+      reference: row.reference,
+      narration: row.narration,
+      type: row.type,
+      createdat: new Date(row.created_at).toISOString(),
+    };
+  }
+
+  /**
+   * Records one payment inside the caller's transaction. A reference used before is a 409; the unique
+   * index decides, so two concurrent requests with one reference cannot both record.
+   */
+  async record(
+    em: EntityManager,
+    entry: { customerId: number; customerDealId: number; amount: Money; reference: string; narration: string; type: PaymentType; createdBy: number | null },
+  ): Promise<PaymentView> {
+    try {
+      return LedgerService.view(await this.ledger.append(em, { ...entry, amount: entry.amount.toFixed() }));
+    } catch (error) {
+      // The transaction is aborted either way; the caller's transaction rolls back on this error.
+      if (isUniqueViolation(error, 'payments_reference_key')) throw referenceUsed(entry.reference);
+      throw error;
+    }
+  }
+
+  async recent(customerId: number, limit: number): Promise<PaymentView[]> {
+    return (await this.ledger.recent(customerId, limit)).map(LedgerService.view);
+  }
+
+  async amountsForDeal(customerDealId: number, em?: EntityManager): Promise<Money[]> {
+    return (await this.ledger.amountsForDeal(customerDealId, em)).map((r) => Money.of(r.amount));
+  }
+
+  referenceUsed(reference: string, em?: EntityManager): Promise<boolean> {
+    return this.ledger.referenceUsed(reference, em);
+  }
+}

@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { accountNumberFor } from '../domain/account-number.js';
+
+@Injectable()
+export class AccountsRepository {
+  /** Takes the next id first so the account number (derived from it) is written in the same insert. */
+  async open(em: EntityManager): Promise<{ accountid: number; accountnumber: string }> {
+    const [{ id }] = (await em.query(`SELECT nextval(pg_get_serial_sequence('accounts', 'id'))::int AS id`)) as Array<{ id: number }>;
+    const accountnumber = accountNumberFor(id);
+    await em.query('INSERT INTO accounts (id, accountnumber) VALUES ($1, $2)', [id, accountnumber]);
+    return { accountid: id, accountnumber };
+  }
+}

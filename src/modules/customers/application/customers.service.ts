@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthUser } from '../../../common/auth/role.js';
+import { uniqueConstraintOf } from '../../../common/database/postgres-errors.js';
+import { Page } from '../../../common/http/pagination.js';
+import { Money } from '../../../common/money/money.js';
+import { businessDay } from '../../../common/time/business-date.js';
+import { Clock } from '../../../common/time/clock.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { AccountsService } from '../../accounts/application/accounts.service.js';
+import { LedgerService } from '../../accounts/application/ledger.service.js';
+import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
+import { DealsService } from '../../deals/application/deals.service.js';
+import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
+import { UsersService } from '../../users/application/users.service.js';
+import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage } from '../domain/customer.js';
+import { deriveDealState } from '../domain/credit-policy.js';
+import { CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
+import { CustomerFilter, CustomersRepository } from '../infrastructure/customers.repository.js';
+import { AccountView, accountView, CustomerView, customerView } from './customer-views.js';
+
+export interface RegistrationInput {
+  fullname: string;
+  telephone: string;
+  dealid: number;
+  deposit: number;
+  guarantorname: string;
+  guarantorcontact: string;
+  imei: string;
+  payg: string;
+}
+
+@Injectable()
+export class CustomersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly customers: CustomersRepository,
+    private readonly customerDeals: CustomerDealsRepository,
+    private readonly users: UsersService,
+    private readonly accounts: AccountsService,
+    private readonly ledger: LedgerService,
+    private readonly deals: DealsService,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The business day now, in BUSINESS_TIMEZONE: it decides due dates and unlocks. */
+  today(): string {
+    return businessDay(this.clock.now(), this.config.businessTimeZone);
+  }
+
+  /**
+   * Registers a customer in one transaction: their User (username = telephone, no password),
+   * Account, Customer (PENDING), CustomerDeal (LOCKED, terms copied from the deal) and the deposit
+   * as the first ledger row. Any failure leaves nothing behind; the unique keys on telephone, IMEI
+   * and PAYG code decide between concurrent registrations of the same phone.
+   */
+  async register(input: RegistrationInput, actor: AuthUser): Promise<{ message: string; customerid: number }> {
+    const deposit = Money.of(input.deposit);
+    try {
+      const customerid = await this.dataSource.transaction(async (em) => {
+        const deal = await this.deals.activeDealForRegistration(input.dealid, em);
+        checkRegistrationDeposit(deal.terms, deposit);
+        const userId = await this.users.createCustomerIdentity(input.telephone, em);
+        const account = await this.accounts.open(em);
+        const customerId = await this.customers.insertCustomer(em, {
+          userId,
+          accountId: account.accountid,
+          fullname: input.fullname,
+          telephone: input.telephone,
+          guarantorname: input.guarantorname,
+          guarantorcontact: input.guarantorcontact,
+          imei: input.imei,
+          payg: input.payg,
+          createdBy: actor.id,
+        });
+        const startdate = this.today();
+        const terms = { totalamount: deal.terms.totalamount, monthly: deal.terms.monthly, depositpaid: deposit, startdate };
+        const state = deriveDealState(terms, [deposit], 0, startdate, false);
+        const customerDealId = await this.customerDeals.insert(em, {
+          customerId,
+          dealId: deal.dealid,
+          dealname: deal.dealname,
+          totalamount: terms.totalamount.toFixed(),
+          monthly: terms.monthly.toFixed(),
+          depositpaid: deposit.toFixed(),
+          startdate,
+          status: state.status,
+          amountpaid: state.amountpaid.toFixed(),
+          balance: state.balance.toFixed(),
+          overpaid: state.overpaid.toFixed(),
+          bonusdays: 0,
+          nextpaymentdate: state.nextpaymentdate,
+        });
+        await this.ledger.record(em, {
+          customerId,
+          customerDealId,
+          amount: deposit,
+          reference: `DEPOSIT-${customerId}`,
+          narration: 'Deposit at registration',
+          type: PaymentType.DEPOSIT,
+          createdBy: actor.id,
+        });
+        return customerId;
+      });
+      return { message: 'Customer registered successfully.', customerid: customerid };
+    } catch (error) {
+      throw duplicateRegistration(uniqueConstraintOf(error), input) ?? error;
+    }
+  }
+
+  async get(customerId: number): Promise<CustomerView> {
+    const row = await this.customers.findById(customerId);
+    if (!row) throw customerNotFound(customerId);
+    return customerView(row);
+  }
+
+  async findByAccountNumber(accountnumber: string): Promise<CustomerView> {
+    const row = await this.customers.findByAccountNumber(accountnumber);
+    if (!row) throw accountNotFound(accountnumber);
+    return customerView(row);
+  }
+
+  async accountInfo(accountId: number): Promise<AccountView> {
+    const row = await this.customers.findByAccountId(accountId);
+    if (!row) throw accountNotFound(String(accountId));
+    return accountView(row);
+  }
+
+  async list(filter: CustomerFilter, page: number, limit: number): Promise<Page<CustomerView>> {
+    const { rows, total } = await this.customers.list(filter, page, limit);
+    return { items: rows.map(customerView), total, page, limit };
+  }
+
+  /** Every status with its count, zeros included, from one GROUP BY. */
+  async statusSummary(): Promise<Record<CustomerStatus, number>> {
+    const summary = Object.fromEntries(CUSTOMER_STATUSES.map((s) => [s, 0])) as Record<CustomerStatus, number>;
+    for (const { status, n } of await this.customers.statusCounts()) summary[status] = n;
+    return summary;
+  }
+
+  async approve(customerId: number): Promise<CustomerView> {
+    await this.dataSource.transaction(async (em) => {
+      const status = await this.customers.lockStatus(customerId, em);
+      if (!status) throw customerNotFound(customerId);
+      await this.customers.setStatus(customerId, approve(status, customerId), em);
+    });
+    return this.get(customerId);
+  }
+
+  async setSalesStage(customerId: number, salesstage: SalesStage): Promise<CustomerView> {
+    if (!(await this.customers.setSalesStage(customerId, salesstage))) throw customerNotFound(customerId);
+    return this.get(customerId);
+  }
+
+  /** For other modules: the customer holding a PAYG code. */
+  customerIdByPayg(payg: string, em?: EntityManager): Promise<number | null> {
+    return this.customers.idByPayg(payg, em);
+  }
+
+  async assertExists(customerId: number, em?: EntityManager): Promise<void> {
+    if (!(await this.customers.exists(customerId, em))) throw customerNotFound(customerId);
+  }
+}

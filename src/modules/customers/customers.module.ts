@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { DealsModule } from '../deals/deals.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { CustomersService } from './application/customers.service.js';
+import { AccountsController } from './http/accounts.controller.js';
+import { CustomersController } from './http/customers.controller.js';
+import { CustomerDealsRepository } from './infrastructure/customer-deals.repository.js';
+import { CustomersRepository } from './infrastructure/customers.repository.js';
+
+@Module({
+  imports: [UsersModule, AccountsModule, DealsModule],
+  controllers: [CustomersController, AccountsController],
+  providers: [CustomersService, CustomersRepository, CustomerDealsRepository],
+  exports: [CustomersService],
+})
+export class CustomersModule {}

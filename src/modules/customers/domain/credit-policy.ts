@@ -1,0 +1,74 @@
+import { daysBought, Money } from '../../../common/money/money.js';
+import { addDays, daysBetween } from '../../../common/time/business-date.js';
+
+export enum DealStatus {
+  LOCKED = 'LOCKED',
+  UNLOCKED = 'UNLOCKED',
+  PAID_OFF = 'PAID_OFF',
+  REPOSSESSED = 'REPOSSESSED',
+}
+
+/** What a customer signed up to, copied from the deal at registration. */
+export interface ContractTerms {
+  totalamount: Money;
+  monthly: Money;
+  depositpaid: Money;
+  startdate: string;
+}
+
+export interface DealState {
+  amountpaid: Money;
+  balance: Money;
+  overpaid: Money;
+  nextpaymentdate: string;
+  status: DealStatus;
+}
+
+/**
+ * The credit policy (DESIGN part 5): payments after the deposit buy days of use at `monthly` per
+ * 30 days; the device is unlocked while the paid-up date lies ahead of today, released for good at
+ * a zero balance, and stays locked for good once repossessed.
+ */
+export function stateFromAmountPaid(terms: ContractTerms, amountpaid: Money, bonusdays: number, today: string, repossessed: boolean): DealState {
+  const balance = Money.max(Money.zero(), terms.totalamount.minus(amountpaid));
+  const overpaid = Money.max(Money.zero(), amountpaid.minus(terms.totalamount));
+  const nextpaymentdate = addDays(terms.startdate, daysBought(amountpaid.minus(terms.depositpaid), terms.monthly) + bonusdays);
+  const status = repossessed
+    ? DealStatus.REPOSSESSED
+    : balance.isZero()
+      ? DealStatus.PAID_OFF
+      : nextpaymentdate > today
+        ? DealStatus.UNLOCKED
+        : DealStatus.LOCKED;
+  return { amountpaid, balance, overpaid, nextpaymentdate, status };
+}
+
+/** The state the whole ledger implies: what every stored deal must equal (ledger verification). */
+export function deriveDealState(terms: ContractTerms, payments: readonly Money[], bonusdays: number, today: string, repossessed: boolean): DealState {
+  return stateFromAmountPaid(terms, Money.sum(payments), bonusdays, today, repossessed);
+}
+
+/** One more payment on top of the current state: what a payment does to a locked deal row. */
+export function applyPayment(terms: ContractTerms, current: DealState, amount: Money, bonusdays: number, today: string, repossessed: boolean): DealState {
+  return stateFromAmountPaid(terms, current.amountpaid.plus(amount), bonusdays, today, repossessed);
+}
+
+/** A deal whose paid-up date has come: it must be locked (and collected on). */
+export function isOverdue(state: Pick<DealState, 'status' | 'nextpaymentdate'>, today: string): boolean {
+  return (state.status === DealStatus.UNLOCKED || state.status === DealStatus.LOCKED) && state.nextpaymentdate <= today;
+}
+
+export function daysOverdue(nextpaymentdate: string, today: string): number {
+  return Math.max(0, daysBetween(nextpaymentdate, today));
+}
+
+/**
+ * What should have been paid by today and was not: deposit + monthly × (started 30-day periods
+ * since the start), capped at the total, minus what was paid; never below zero.
+ */
+export function amountInArrears(terms: ContractTerms, amountpaid: Money, today: string): Money {
+  const periods = Math.max(0, Math.ceil(daysBetween(terms.startdate, today) / 30));
+  const planned = terms.depositpaid.plus(terms.monthly.times(periods));
+  const due = planned.gt(terms.totalamount) ? terms.totalamount : planned;
+  return Money.max(Money.zero(), due.minus(amountpaid));
+}

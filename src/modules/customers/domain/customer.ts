@@ -1,0 +1,45 @@
+import { conflict, notFound } from '../../../common/errors/domain-error.js';
+
+export enum CustomerStatus {
+  PENDING = 'PENDING',
+  APPROVED = 'APPROVED',
+  REPOSSESSED = 'REPOSSESSED',
+}
+
+export const CUSTOMER_STATUSES = Object.values(CustomerStatus);
+
+export enum SalesStage {
+  ENROLLMENT = 'ENROLLMENT',
+  VERIFICATION = 'VERIFICATION',
+  DELIVERY = 'DELIVERY',
+  ACTIVE = 'ACTIVE',
+  CLOSED = 'CLOSED',
+}
+
+export const SALES_STAGES = Object.values(SalesStage);
+
+/** PENDING → APPROVED is the only approval; any other starting status is a conflict. */
+export function approve(status: CustomerStatus, customerId: number): CustomerStatus {
+  if (status !== CustomerStatus.PENDING) {
+    throw conflict('CUSTOMER_NOT_PENDING', `Customer ${customerId} is ${status}; only a PENDING customer can be approved.`);
+  }
+  return CustomerStatus.APPROVED;
+}
+
+export const customerNotFound = (id: number) => notFound('CUSTOMER_NOT_FOUND', `Customer ${id} not found.`);
+export const accountNotFound = (what: string) => notFound('ACCOUNT_NOT_FOUND', `Account ${what} not found.`);
+
+/** Which unique key a registration ran into, in the operator's words. */
+export function duplicateRegistration(constraint: string | undefined, input: { telephone: string; imei: string; payg: string }) {
+  switch (constraint) {
+    case 'customers_imei_key':
+      return conflict('IMEI_TAKEN', `IMEI ${input.imei} is already registered to another customer.`);
+    case 'customers_payg_key':
+      return conflict('PAYG_TAKEN', `PAYG code ${input.payg} is already assigned to another customer.`);
+    case 'customers_telephone_key':
+    case 'users_username_key':
+      return conflict('TELEPHONE_TAKEN', `Telephone ${input.telephone} is already registered.`);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,145 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PageQuery, toInt } from '../../../common/http/pagination.js';
+import { EnumField, IdField, MoneyField, TextField } from '../../../common/validation/fields.js';
+import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
+
+const TELEPHONE = /^\+?[0-9]{7,15}$/;
+const DEVICE_ID = /^[A-Za-z0-9-]{6,32}$/;
+const PAYG_CODE = /^[A-Za-z0-9_-]{3,64}$/;
+
+export class RegisterCustomerRequest {
+  @TextField({ example: 'Amina Nakato' })
+  fullname: string;
+
+  @TextField({ example: '256772123456', max: 16, pattern: TELEPHONE, patternMessage: 'telephone must be 7–15 digits, optionally starting with +' })
+  telephone: string;
+
+  @IdField({ example: 1 })
+  dealid: number;
+
+  @MoneyField({ example: 60000, description: 'At least the deal’s deposit and at most its total.' })
+  deposit: number;
+
+  @TextField({ example: 'Joseph Okello' })
+  guarantorname: string;
+
+  @TextField({ example: '256701987654' })
+  guarantorcontact: string;
+
+  @TextField({ example: '356938035643809', max: 32, pattern: DEVICE_ID, patternMessage: 'imei must be 6–32 letters, digits or dashes' })
+  imei: string;
+
+  @TextField({ example: 'PAYG-000123', max: 64, pattern: PAYG_CODE, patternMessage: 'payg must be 3–64 letters, digits, dashes or underscores' })
+  payg: string;
+}
+
+export class RegisterCustomerResponse {
+  @ApiProperty({ example: 'Customer registered successfully.' }) message: string;
+  @ApiProperty({ example: 42 }) customerid: number;
+}
+
+export class CustomerIdRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+}
+
+export class CustomerIdParam {
+  @ApiProperty({ example: 42 })
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  customerid: number;
+}
+
+export class SalesStageRequest extends CustomerIdRequest {
+  @EnumField(SALES_STAGES, { example: SalesStage.VERIFICATION })
+  salesstage: SalesStage;
+}
+
+export class FindCustomerRequest {
+  @TextField({ example: 'AC000000420', max: 20 })
+  accountnumber: string;
+}
+
+export class AccountInfoRequest {
+  @IdField({ example: 42 })
+  accountid: number;
+}
+
+export class CustomerListQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: CUSTOMER_STATUSES })
+  @IsOptional()
+  @IsIn(CUSTOMER_STATUSES)
+  status?: CustomerStatus;
+
+  @ApiPropertyOptional({ enum: SALES_STAGES })
+  @IsOptional()
+  @IsIn(SALES_STAGES)
+  salesstage?: SalesStage;
+
+  @ApiPropertyOptional({ description: 'Part of the name or telephone, or a whole PAYG code, IMEI or account number.', example: 'Nakato' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  search?: string;
+}
+
+export class CustomerDealResponse {
+  @ApiProperty({ example: 42 }) customerdealid: number;
+  @ApiProperty({ example: 1 }) dealid: number;
+  @ApiProperty({ example: 'Tecno Spark 20 – 12 months' }) dealname: string;
+  @ApiProperty({ enum: ['LOCKED', 'UNLOCKED', 'PAID_OFF', 'REPOSSESSED'], example: 'LOCKED' }) status: string;
+  @ApiProperty({ example: 600000 }) totalamount: number;
+  @ApiProperty({ example: 45000 }) monthly: number;
+  @ApiProperty({ example: 60000 }) depositpaid: number;
+  @ApiProperty({ example: 60000, description: 'Every payment, deposit included.' }) amountpaid: number;
+  @ApiProperty({ example: 540000, description: 'totalamount − amountpaid, never below 0.' }) balance: number;
+  @ApiProperty({ example: 0, description: 'Paid beyond the total.' }) overpaid: number;
+  @ApiProperty({ example: 0 }) bonusdays: number;
+  @ApiProperty({ example: '2026-01-15' }) startdate: string;
+  @ApiProperty({ example: '2026-01-15', description: 'startdate + days bought (30 per monthly instalment) + bonus days.' }) nextpaymentdate: string;
+}
+
+export class CustomerResponse {
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ example: 'Amina Nakato' }) fullname: string;
+  @ApiProperty({ example: '256772123456' }) telephone: string;
+  @ApiProperty({ example: 'Joseph Okello' }) guarantorname: string;
+  @ApiProperty({ example: '256701987654' }) guarantorcontact: string;
+  @ApiProperty({ example: '356938035643809' }) imei: string;
+  @ApiProperty({ example: 'PAYG-000123' }) payg: string;
+  @ApiProperty({ example: null, nullable: true, type: String }) serialnumber: string | null;
+  @ApiProperty({ enum: SALES_STAGES, example: 'ENROLLMENT' }) salesstage: string;
+  @ApiProperty({ enum: CUSTOMER_STATUSES, example: 'PENDING' }) status: string;
+  @ApiProperty({ example: 42 }) accountid: number;
+  @ApiProperty({ example: 'AC000000420' }) accountnumber: string;
+  @ApiProperty({ example: '2026-01-15T09:00:00.000Z' }) createdat: string;
+  @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
+}
+
+export class CustomerPageResponse {
+  @ApiProperty({ type: [CustomerResponse] }) items: CustomerResponse[];
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 20 }) limit: number;
+}
+
+export class StatusSummaryResponse {
+  @ApiProperty({ example: 12 }) PENDING: number;
+  @ApiProperty({ example: 30 }) APPROVED: number;
+  @ApiProperty({ example: 1 }) REPOSSESSED: number;
+}
+
+export class AccountResponse {
+  @ApiProperty({ example: 42 }) accountid: number;
+  @ApiProperty({ example: 'AC000000420' }) accountnumber: string;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ example: 'Amina Nakato' }) fullname: string;
+  @ApiProperty({ enum: CUSTOMER_STATUSES, example: 'APPROVED' }) status: string;
+  @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { DealStatus } from '../domain/credit-policy.js';
+
+export interface CustomerDealRow {
+  id: number;
+  customer_id: number;
+  status: DealStatus;
+  totalamount: string;
+  monthly: string;
+  depositpaid: string;
+  amountpaid: string;
+  balance: string;
+  overpaid: string;
+  bonusdays: number;
+  startdate: string;
+  nextpaymentdate: string;
+}
+
+export interface DealStateUpdate {
+  status: DealStatus;
+  amountpaid: string;
+  balance: string;
+  overpaid: string;
+  bonusdays: number;
+  nextpaymentdate: string;
+}
+
+const COLUMNS = 'id, customer_id, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate';
+
+@Injectable()
+export class CustomerDealsRepository {
+  async insert(
+    em: EntityManager,
+    d: { customerId: number; dealId: number; dealname: string; totalamount: string; monthly: string; depositpaid: string; startdate: string } & DealStateUpdate,
+  ): Promise<number> {
+    const rows = (await em.query(
+      `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+      [d.customerId, d.dealId, d.dealname, d.status, d.totalamount, d.monthly, d.depositpaid, d.amountpaid, d.balance, d.overpaid, d.bonusdays, d.startdate, d.nextpaymentdate],
+    )) as Array<{ id: number }>;
+    return rows[0].id;
+  }
+
+  /** The customer's deal, locked until the transaction ends: every change of money or status goes through here. */
+  async lockByCustomerId(customerId: number, em: EntityManager): Promise<CustomerDealRow | null> {
+    const rows = (await em.query(`SELECT ${COLUMNS} FROM customer_deals WHERE customer_id = $1 FOR UPDATE`, [customerId])) as CustomerDealRow[];
+    return rows[0] ?? null;
+  }
+
+  async update(em: EntityManager, id: number, s: DealStateUpdate): Promise<void> {
+    await em.query(
+      `UPDATE customer_deals SET status = $2, amountpaid = $3, balance = $4, overpaid = $5, bonusdays = $6, nextpaymentdate = $7, updated_at = now() WHERE id = $1`,
+      [id, s.status, s.amountpaid, s.balance, s.overpaid, s.bonusdays, s.nextpaymentdate],
+    );
+  }
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { CustomerStatus, SalesStage } from '../domain/customer.js';
+import { DealStatus } from '../domain/credit-policy.js';
+
+/** One customer with account and deal, as the views need it (one query, no N+1). */
+export interface CustomerRow {
+  customerid: number;
+  fullname: string;
+  telephone: string;
+  guarantorname: string;
+  guarantorcontact: string;
+  imei: string;
+  payg: string;
+  serialnumber: string | null;
+  salesstage: SalesStage;
+  status: CustomerStatus;
+  accountid: number;
+  accountnumber: string;
+  createdat: Date;
+  customerdealid: number;
+  dealid: number;
+  dealname: string;
+  dealstatus: DealStatus;
+  totalamount: string;
+  monthly: string;
+  depositpaid: string;
+  amountpaid: string;
+  balance: string;
+  overpaid: string;
+  bonusdays: number;
+  startdate: string;
+  nextpaymentdate: string;
+}
+
+const SELECT_CUSTOMER = `
+  SELECT c.id AS customerid, c.fullname, c.telephone, c.guarantorname, c.guarantorcontact, c.imei, c.payg,
+         c.serialnumber, c.salesstage, c.status, a.id AS accountid, a.accountnumber, c.created_at AS createdat,
+         cd.id AS customerdealid, cd.deal_id AS dealid, cd.dealname, cd.status AS dealstatus, cd.totalamount,
+         cd.monthly, cd.depositpaid, cd.amountpaid, cd.balance, cd.overpaid, cd.bonusdays, cd.startdate, cd.nextpaymentdate
+  FROM customers c
+  JOIN accounts a ON a.id = c.account_id
+  JOIN customer_deals cd ON cd.customer_id = c.id`;
+
+export interface CustomerFilter {
+  status?: CustomerStatus;
+  salesstage?: SalesStage;
+  search?: string;
+}
+
+@Injectable()
+export class CustomersRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private q(em?: EntityManager) {
+    return em ?? this.dataSource.manager;
+  }
+
+  async insertCustomer(
+    em: EntityManager,
+    c: { userId: number; accountId: number; fullname: string; telephone: string; guarantorname: string; guarantorcontact: string; imei: string; payg: string; createdBy: number },
+  ): Promise<number> {
+    const rows = (await em.query(
+      `INSERT INTO customers (user_id, account_id, fullname, telephone, guarantorname, guarantorcontact, imei, payg, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [c.userId, c.accountId, c.fullname, c.telephone, c.guarantorname, c.guarantorcontact, c.imei, c.payg, c.createdBy],
+    )) as Array<{ id: number }>;
+    return rows[0].id;
+  }
+
+  async findById(id: number, em?: EntityManager): Promise<CustomerRow | null> {
+    const rows = (await this.q(em).query(`${SELECT_CUSTOMER} WHERE c.id = $1`, [id])) as CustomerRow[];
+    return rows[0] ?? null;
+  }
+
+  async findByAccountNumber(accountnumber: string): Promise<CustomerRow | null> {
+    const rows = (await this.q().query(`${SELECT_CUSTOMER} WHERE a.accountnumber = $1`, [accountnumber.trim().toUpperCase()])) as CustomerRow[];
+    return rows[0] ?? null;
+  }
+
+  async findByAccountId(accountId: number): Promise<CustomerRow | null> {
+    const rows = (await this.q().query(`${SELECT_CUSTOMER} WHERE a.id = $1`, [accountId])) as CustomerRow[];
+    return rows[0] ?? null;
+  }
+
+  /** The customer id holding a PAYG code, or null. */
+  async idByPayg(payg: string, em?: EntityManager): Promise<number | null> {
+    const rows = (await this.q(em).query('SELECT id FROM customers WHERE payg = $1', [payg])) as Array<{ id: number }>;
+    return rows[0]?.id ?? null;
+  }
+
+  async exists(id: number, em?: EntityManager): Promise<boolean> {
+    const rows = (await this.q(em).query('SELECT 1 FROM customers WHERE id = $1', [id])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Locks the customer row for a status change. */
+  async lockStatus(id: number, em: EntityManager): Promise<CustomerStatus | null> {
+    const rows = (await em.query('SELECT status FROM customers WHERE id = $1 FOR UPDATE', [id])) as Array<{ status: CustomerStatus }>;
+    return rows[0]?.status ?? null;
+  }
+
+  async setStatus(id: number, status: CustomerStatus, em: EntityManager): Promise<void> {
+    await em.query('UPDATE customers SET status = $2, updated_at = now() WHERE id = $1', [id, status]);
+  }
+
+  async setSalesStage(id: number, salesstage: SalesStage): Promise<boolean> {
+    const [, affected] = (await this.q().query('UPDATE customers SET salesstage = $2, updated_at = now() WHERE id = $1', [id, salesstage])) as [unknown, number];
+    return affected > 0;
+  }
+
+  async list(filter: CustomerFilter, page: number, limit: number): Promise<{ rows: CustomerRow[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.status) where.push(`c.status = $${params.push(filter.status)}`);
+    if (filter.salesstage) where.push(`c.salesstage = $${params.push(filter.salesstage)}`);
+    if (filter.search) {
+      const exact = `$${params.push(filter.search)}`;
+      const like = `$${params.push(`%${filter.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)}`;
+      where.push(`(c.fullname ILIKE ${like} OR c.telephone ILIKE ${like} OR c.payg = ${exact} OR c.imei = ${exact} OR a.accountnumber = upper(${exact}))`);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const rows = (await this.q().query(
+      `SELECT *, count(*) OVER ()::int AS total FROM (${SELECT_CUSTOMER} ${clause}) x ORDER BY customerid DESC LIMIT $${params.push(limit)} OFFSET $${params.push((page - 1) * limit)}`,
+      params,
+    )) as Array<CustomerRow & { total: number }>;
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      // Past the last page the window count is not there: count on its own.
+      const [{ n }] = (await this.q().query(`SELECT count(*)::int AS n FROM (${SELECT_CUSTOMER} ${clause}) x`, params.slice(0, -2))) as Array<{ n: number }>;
+      total = n;
+    }
+    return { rows, total };
+  }
+
+  async statusCounts(): Promise<Array<{ status: CustomerStatus; n: number }>> {
+    return this.q().query('SELECT status, count(*)::int AS n FROM customers GROUP BY status');
+  }
+}
