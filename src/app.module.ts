@@ -12,6 +12,7 @@ import { AccountsModule } from './modules/accounts/accounts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { CustomersModule } from './modules/customers/customers.module.js';
 import { DealsModule } from './modules/deals/deals.module.js';
+import { PaymentsModule } from './modules/payments/payments.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
@@ -33,6 +34,7 @@ export class AppModule {
         DealsModule,
         AccountsModule,
         CustomersModule,
+        PaymentsModule,
       ],
     };
   }

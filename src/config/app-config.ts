@@ -44,6 +44,9 @@ class EnvironmentVariables {
   @IsOptional() @IsString()
   MOBILE_MONEY_API_KEY?: string;
 
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(1440)
+  MOBILE_MONEY_LOOKUP_MINUTES?: number;
+
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   DEVICE_LOCK_API_URL?: string;
 
@@ -82,6 +85,7 @@ export class AppConfig {
   signInRateLimit: number;
   admin: { username?: string; password?: string };
   mobileMoney: { url?: string; apiKey?: string };
+  mobileMoneyLookupMinutes: number;
   deviceLock: { url?: string; apiKey?: string };
   servers: { production: string; uat: string };
   currency: string;
@@ -131,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     signInRateLimit: vars.SIGNIN_RATE_LIMIT ?? 10,
     admin: { username: vars.ADMIN_USERNAME, password: vars.ADMIN_PASSWORD },
     mobileMoney: { url: stripSlash(vars.MOBILE_MONEY_API_URL), apiKey: vars.MOBILE_MONEY_API_KEY },
+    mobileMoneyLookupMinutes: vars.MOBILE_MONEY_LOOKUP_MINUTES ?? 15,
     deviceLock: { url: stripSlash(vars.DEVICE_LOCK_API_URL), apiKey: vars.DEVICE_LOCK_API_KEY },
     servers: {
       production: stripSlash(vars.PRODUCTION_BASE_URL) ?? 'https://payg.example.com',

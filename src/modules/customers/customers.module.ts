@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { DealsModule } from '../deals/deals.module.js';
 import { UsersModule } from '../users/users.module.js';
+import { CreditService } from './application/credit.service.js';
 import { CustomersService } from './application/customers.service.js';
+import { LedgerVerifier } from './application/ledger-verifier.js';
 import { AccountsController } from './http/accounts.controller.js';
 import { CustomersController } from './http/customers.controller.js';
 import { CustomerDealsRepository } from './infrastructure/customer-deals.repository.js';
@@ -11,7 +13,7 @@ import { CustomersRepository } from './infrastructure/customers.repository.js';
 @Module({
   imports: [UsersModule, AccountsModule, DealsModule],
   controllers: [CustomersController, AccountsController],
-  providers: [CustomersService, CustomersRepository, CustomerDealsRepository],
-  exports: [CustomersService],
+  providers: [CustomersService, CreditService, LedgerVerifier, CustomersRepository, CustomerDealsRepository],
+  exports: [CustomersService, CreditService, LedgerVerifier],
 })
 export class CustomersModule {}

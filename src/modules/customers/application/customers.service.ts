@@ -159,6 +159,10 @@ export class CustomersService {
     return this.customers.idByPayg(payg, em);
   }
 
+  paymentReferenceUsed(reference: string): Promise<boolean> {
+    return this.ledger.referenceUsed(reference);
+  }
+
   async assertExists(customerId: number, em?: EntityManager): Promise<void> {
     if (!(await this.customers.exists(customerId, em))) throw customerNotFound(customerId);
   }

@@ -5,6 +5,8 @@ import { DealStatus } from '../domain/credit-policy.js';
 export interface CustomerDealRow {
   id: number;
   customer_id: number;
+  deal_id: number;
+  dealname: string;
   status: DealStatus;
   totalamount: string;
   monthly: string;
@@ -26,7 +28,7 @@ export interface DealStateUpdate {
   nextpaymentdate: string;
 }
 
-const COLUMNS = 'id, customer_id, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate';
+const COLUMNS = 'id, customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate';
 
 @Injectable()
 export class CustomerDealsRepository {

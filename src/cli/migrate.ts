@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/app-config.js';
-import { dataSourceOptions } from './data-source-options.js';
-import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
-import { runMigrations } from './migrate.js';
+import { dataSourceOptions } from '../database/data-source-options.js';
+import { runMigrations } from '../database/migrate.js';
+import { resolveDatabase } from './database-url.js';
 
 /**
  * `npm run migration:run | migration:revert | migration:generate -- <Name>` on DATABASE_URL, or on
@@ -14,11 +14,8 @@ import { runMigrations } from './migrate.js';
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
   const config = loadConfig(process.env);
-  let embedded: EmbeddedDatabase | undefined;
-  if (!config.database.url) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: `payg_${config.env}` });
-    config.database.url = embedded.url;
-  }
+  const { url, embedded } = await resolveDatabase(config);
+  config.database.url = url;
   try {
     if (command === 'generate') {
       if (!name) throw new ConfigError('usage: npm run migration:generate -- <Name>');
@@ -29,7 +26,7 @@ async function main(): Promise<void> {
       });
       return;
     }
-    const dataSource = await new DataSource(dataSourceOptions(config.database.url)).initialize();
+    const dataSource = await new DataSource(dataSourceOptions(url)).initialize();
     try {
       if (command === 'run') {
         const applied = await runMigrations(dataSource);

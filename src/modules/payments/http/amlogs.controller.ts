@@ -1,0 +1,52 @@
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../../common/auth/auth.decorators.js';
+import { Role } from '../../../common/auth/role.js';
+import type { AuthUser } from '../../../common/auth/role.js';
+import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { MobileMoneyService } from '../application/mobile-money.service.js';
+import { AssignRequest, AssignResponse, CallbackRequest, CallbackResponse, LookupRequest, LookupResponse, UnmatchedPageResponse } from './payments.dto.js';
+
+@ApiTags('Mobile money')
+@Controller('finance/amlogs')
+export class AmlogsController {
+  constructor(private readonly mobileMoney: MobileMoneyService) {}
+
+  @Post('callback')
+  @Endpoint({
+    summary: 'Mobile-money payment notification',
+    description:
+      'Stored once by transaction.id. The tag is matched to a customer’s PAYG code: APPLIED (credited), UNMATCHED (kept for matching later), DUPLICATE (the same id and amount again: nothing changes). The same id with another amount is 409. Concurrent copies credit exactly once.',
+    roles: [Role.PROVIDER],
+    response: CallbackResponse,
+    errors: [409],
+  })
+  callback(@Body() body: CallbackRequest): Promise<CallbackResponse> {
+    return this.mobileMoney.receive(body.transaction);
+  }
+
+  @Post('lookup')
+  @Endpoint({
+    summary: 'Fetch a date range from the provider and apply what is missing',
+    description: 'Range of at most 31 days, startdate ≤ enddate. Only SUCCESS transactions are applied; stored unmatched ones are matched again. Provider unreachable 502, not configured 503: nothing is applied then.',
+    roles: [Role.OPERATOR],
+    response: LookupResponse,
+    errors: [502, 503],
+  })
+  lookup(@Body() body: LookupRequest): Promise<LookupResponse> {
+    return this.mobileMoney.lookup(body.startdate, body.enddate);
+  }
+
+  @Get('unmatched')
+  @Endpoint({ summary: 'Mobile-money payments no customer matched (suspense)', roles: [Role.OPERATOR], response: UnmatchedPageResponse })
+  unmatched(@Query() query: PageQuery): Promise<UnmatchedPageResponse> {
+    return this.mobileMoney.unmatched(query.page, query.limit);
+  }
+
+  @Post('assign')
+  @Endpoint({ summary: 'Apply an unmatched payment to a customer', roles: [Role.OPERATOR], response: AssignResponse, errors: [404, 409] })
+  assign(@Body() body: AssignRequest, @CurrentUser() user: AuthUser): Promise<AssignResponse> {
+    return this.mobileMoney.assign(body.transactionid, body.customerid, user.id);
+  }
+}

@@ -1,0 +1,126 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsObject, ValidateNested } from 'class-validator';
+import { DateField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
+import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
+
+export class LoadPaymentRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @MoneyField({ example: 45000 })
+  amount: number;
+
+  @TextField({ example: 'CASH-2026-000123', description: 'Unique across all payments (a used one is 409).' })
+  reference: string;
+
+  @TextField({ example: 'Cash at Kampala branch' })
+  narration: string;
+}
+
+export class RecentPaymentsRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @IntField(1, 100, { example: 20 })
+  limit: number;
+}
+
+export class PaymentResponse {
+  @ApiProperty({ example: 1001 }) paymentid: number;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ example: 45000 }) amount: number;
+  @ApiProperty({ example: 'CASH-2026-000123' }) reference: string;
+  @ApiProperty({ example: 'Cash at Kampala branch' }) narration: string;
+  @ApiProperty({ enum: ['DEPOSIT', 'MANUAL', 'MOBILE_MONEY'], example: 'MANUAL' }) type: string;
+  @ApiProperty({ example: '2026-01-20T10:00:00.000Z' }) createdat: string;
+}
+
+export class LoadPaymentResponse {
+  @ApiProperty({ example: 'Payment recorded.' }) message: string;
+  @ApiProperty({ type: PaymentResponse }) payment: PaymentResponse;
+  @ApiProperty({ type: CustomerDealResponse, description: 'The deal after the payment.' }) deal: CustomerDealResponse;
+}
+
+export class ReconRequest {
+  @TextField({ example: 'MP240115.1234.A56789', description: 'The mobile-money transaction id.' })
+  reference: string;
+}
+
+export class ReconResponse {
+  @ApiProperty({ example: 'MP240115.1234.A56789' }) reference: string;
+  @ApiProperty({ enum: ['APPLIED', 'ALREADY_APPLIED', 'UNMATCHED', 'NOT_FOUND', 'FAILED'], example: 'APPLIED' }) status: string;
+  @ApiProperty({ example: 'Matched to a customer and credited.' }) message: string;
+}
+
+export class CallbackTransaction {
+  @TextField({ example: 'MP240115.1234.A56789' })
+  id: string;
+
+  @MoneyField({ example: 45000 })
+  amount: number;
+
+  @TextField({ example: 'PAYG-000123', description: 'The customer’s PAYG code.' })
+  tag: string;
+}
+
+export class CallbackRequest {
+  @ApiProperty({ type: CallbackTransaction })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CallbackTransaction)
+  transaction: CallbackTransaction;
+}
+
+export class CallbackResponse {
+  @ApiProperty({ example: 'Payment applied.' }) message: string;
+  @ApiProperty({ enum: ['APPLIED', 'UNMATCHED', 'DUPLICATE'], example: 'APPLIED' }) status: string;
+  @ApiProperty({ example: 42, required: false }) customerid?: number;
+}
+
+export class LookupRequest {
+  @DateField({ example: '2026-01-01' })
+  startdate: string;
+
+  @DateField({ example: '2026-01-31' })
+  enddate: string;
+}
+
+export class LookupResponse {
+  @ApiProperty({ example: 12, description: 'Transactions the provider reported for the range.' }) checked: number;
+  @ApiProperty({ example: 2, description: 'Newly credited, including stored unmatched ones that now match.' }) applied: number;
+  @ApiProperty({ example: 9, description: 'Already recorded before.' }) duplicates: number;
+  @ApiProperty({ example: 1, description: 'Stored, but no customer has their tag.' }) unmatched: number;
+}
+
+export class AssignRequest {
+  @TextField({ example: 'MP240115.1234.A56789' })
+  transactionid: string;
+
+  @IdField({ example: 42 })
+  customerid: number;
+}
+
+export class AssignResponse {
+  @ApiProperty({ example: 'Payment applied.' }) message: string;
+  @ApiProperty({ example: 'MP240115.1234.A56789' }) transactionid: string;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: PaymentResponse }) payment: PaymentResponse;
+  @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
+}
+
+export class UnmatchedResponse {
+  @ApiProperty({ example: 'MP240115.1234.A56789' }) transactionid: string;
+  @ApiProperty({ example: 45000 }) amount: number;
+  @ApiProperty({ example: 'PAYG-UNKNOWN' }) tag: string;
+  @ApiProperty({ enum: ['CALLBACK', 'LOOKUP', 'RECON'], example: 'CALLBACK' }) source: string;
+  @ApiProperty({ example: '2026-01-20T10:00:00.000Z' }) receivedat: string;
+}
+
+export class UnmatchedPageResponse {
+  @ApiProperty({ type: [UnmatchedResponse] }) items: UnmatchedResponse[];
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 20 }) limit: number;
+}

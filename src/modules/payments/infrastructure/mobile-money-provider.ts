@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config.js';
+import { providerFailed, providerNotConfigured, ProviderTransaction } from '../domain/mobile-money.js';
+
+/** The mobile-money provider as this service uses it (DESIGN part 6). */
+export abstract class MobileMoneyProvider {
+  abstract readonly configured: boolean;
+  /** Every transaction between two dates, inclusive. */
+  abstract listTransactions(startdate: string, enddate: string): Promise<ProviderTransaction[]>;
+  /** One transaction, or null when the provider does not know it. */
+  abstract getTransaction(id: string): Promise<ProviderTransaction | null>;
+}
+
+const TIMEOUT_MS = 10_000;
+const STATUSES = new Set(['SUCCESS', 'FAILED', 'PENDING']);
+
+function parseTransaction(value: unknown): ProviderTransaction {
+  const t = value as Record<string, unknown> | null;
+  if (
+    !t ||
+    typeof t.id !== 'string' ||
+    t.id.length === 0 ||
+    t.id.length > 255 ||
+    typeof t.amount !== 'number' ||
+    !Number.isFinite(t.amount) ||
+    typeof t.tag !== 'string' ||
+    t.tag.length > 255 ||
+    typeof t.status !== 'string' ||
+    !STATUSES.has(t.status)
+  ) {
+    throw providerFailed('it answered a malformed transaction');
+  }
+  return { id: t.id, amount: t.amount, tag: t.tag, status: t.status as ProviderTransaction['status'], timestamp: typeof t.timestamp === 'string' ? t.timestamp : undefined };
+}
+
+/** HTTP adapter: Bearer key, 10 s timeout, redirects refused (a redirect is not the provider answering). */
+@Injectable()
+export class HttpMobileMoneyProvider extends MobileMoneyProvider {
+  readonly configured: boolean;
+
+  constructor(private readonly config: AppConfig) {
+    super();
+    this.configured = Boolean(config.mobileMoney.url);
+  }
+
+  private async get(path: string): Promise<{ status: number; body: unknown }> {
+    if (!this.config.mobileMoney.url) throw providerNotConfigured();
+    let response: Response;
+    try {
+      response = await fetch(`${this.config.mobileMoney.url}${path}`, {
+        headers: { authorization: `Bearer ${this.config.mobileMoney.apiKey ?? ''}`, accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      const reason = (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : 'unreachable';
+      throw providerFailed(reason);
+    }
+    if (response.status === 404) return { status: 404, body: null };
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw providerFailed(`HTTP ${response.status}`);
+    }
+    try {
+      return { status: response.status, body: await response.json() };
+    } catch {
+      throw providerFailed('it answered something other than JSON');
+    }
+  }
+
+  async listTransactions(startdate: string, enddate: string): Promise<ProviderTransaction[]> {
+    const { status, body } = await this.get(`/transactions?startdate=${startdate}&enddate=${enddate}`);
+    const list = (body as { transactions?: unknown } | null)?.transactions;
+    if (status === 404 || !Array.isArray(list)) throw providerFailed('it answered without a transactions list');
+    return list.map(parseTransaction);
+  }
+
+  async getTransaction(id: string): Promise<ProviderTransaction | null> {
+    const { status, body } = await this.get(`/transactions/${encodeURIComponent(id)}`);
+    return status === 404 ? null : parseTransaction(body);
+  }
+}

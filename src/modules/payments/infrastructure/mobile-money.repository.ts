@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { NotificationStatus } from '../domain/mobile-money.js';
+
+export interface NotificationRow {
+  id: string;
+  amount: string;
+  tag: string;
+  status: NotificationStatus;
+  customer_id: number | null;
+  source: string;
+  received_at: Date;
+  applied_at: Date | null;
+}
+
+const COLUMNS = 'id, amount, tag, status, customer_id, source, received_at, applied_at';
+
+@Injectable()
+export class MobileMoneyRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Stores a notification once, matching its tag to a customer's PAYG code in the same statement.
+   * Returns the matched customer (or null), or undefined when the id was already stored: the unique
+   * key decides, so concurrent copies wait for the first and then find it.
+   */
+  async insertOnce(em: EntityManager, n: { id: string; amount: string; tag: string; source: string }): Promise<{ customerId: number | null } | undefined> {
+    const rows = (await em.query(
+      `WITH match AS (SELECT id FROM customers WHERE payg = $3)
+       INSERT INTO mobile_money_transactions (id, amount, tag, status, customer_id, source, applied_at)
+       SELECT $1, $2, $3,
+              CASE WHEN (SELECT id FROM match) IS NULL THEN 'UNMATCHED' ELSE 'APPLIED' END,
+              (SELECT id FROM match), $4,
+              CASE WHEN (SELECT id FROM match) IS NULL THEN NULL ELSE now() END
+       ON CONFLICT (id) DO NOTHING
+       RETURNING customer_id`,
+      [n.id, n.amount, n.tag, n.source],
+    )) as Array<{ customer_id: number | null }>;
+    return rows.length ? { customerId: rows[0].customer_id } : undefined;
+  }
+
+  async find(id: string, em?: EntityManager): Promise<NotificationRow | null> {
+    const rows = (await (em ?? this.dataSource.manager).query(`SELECT ${COLUMNS} FROM mobile_money_transactions WHERE id = $1`, [id])) as NotificationRow[];
+    return rows[0] ?? null;
+  }
+
+  async lock(id: string, em: EntityManager): Promise<NotificationRow | null> {
+    const rows = (await em.query(`SELECT ${COLUMNS} FROM mobile_money_transactions WHERE id = $1 FOR UPDATE`, [id])) as NotificationRow[];
+    return rows[0] ?? null;
+  }
+
+  async markApplied(em: EntityManager, id: string, customerId: number, assignedBy: number | null): Promise<void> {
+    await em.query(
+      `UPDATE mobile_money_transactions SET status = 'APPLIED', customer_id = $2, assigned_by = $3, applied_at = now() WHERE id = $1`,
+      [id, customerId, assignedBy],
+    );
+  }
+
+  /** Unmatched notifications whose tag is now some customer's PAYG code, locked and skipping those another worker holds. */
+  async lockMatchable(em: EntityManager, limit: number, tag?: string): Promise<Array<NotificationRow & { match_id: number }>> {
+    return em.query(
+      `SELECT t.id, t.amount, t.tag, t.status, t.customer_id, t.source, t.received_at, t.applied_at, c.id AS match_id
+       FROM mobile_money_transactions t JOIN customers c ON c.payg = t.tag
+       WHERE t.status = 'UNMATCHED' ${tag ? 'AND t.tag = $2' : ''}
+       ORDER BY t.received_at
+       LIMIT $1
+       FOR UPDATE OF t SKIP LOCKED`,
+      tag ? [limit, tag] : [limit],
+    );
+  }
+
+  async listUnmatched(page: number, limit: number): Promise<{ rows: NotificationRow[]; total: number }> {
+    const rows = (await this.dataSource.query(
+      `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM mobile_money_transactions WHERE status = 'UNMATCHED'
+       ORDER BY received_at DESC, id LIMIT $1 OFFSET $2`,
+      [limit, (page - 1) * limit],
+    )) as Array<NotificationRow & { total: number }>;
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      const [{ n }] = (await this.dataSource.query(`SELECT count(*)::int AS n FROM mobile_money_transactions WHERE status = 'UNMATCHED'`)) as Array<{ n: number }>;
+      total = n;
+    }
+    return { rows, total };
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { CustomersModule } from '../customers/customers.module.js';
+import { LookupJob } from './application/lookup.job.js';
+import { MobileMoneyService } from './application/mobile-money.service.js';
+import { PaymentsService } from './application/payments.service.js';
+import { AmlogsController } from './http/amlogs.controller.js';
+import { PaymentsController } from './http/payments.controller.js';
+import { HttpMobileMoneyProvider, MobileMoneyProvider } from './infrastructure/mobile-money-provider.js';
+import { MobileMoneyRepository } from './infrastructure/mobile-money.repository.js';
+
+@Module({
+  imports: [CustomersModule, AccountsModule],
+  controllers: [PaymentsController, AmlogsController],
+  providers: [PaymentsService, MobileMoneyService, MobileMoneyRepository, LookupJob, { provide: MobileMoneyProvider, useClass: HttpMobileMoneyProvider }],
+  exports: [MobileMoneyService],
+})
+export class PaymentsModule {}

@@ -1,0 +1,56 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export type Handler = (req: IncomingMessage, body: unknown, url: URL) => Promise<[number, unknown]> | [number, unknown];
+
+const MAX_BODY = 1024 * 1024;
+
+/** A tiny JSON server: bodies up to 1 MB, bad JSON is a 400, a handler's throw is a 500, never a crash. */
+export async function startJsonServer(handler: Handler, port = 0, host = '127.0.0.1'): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) req.destroy();
+      else chunks.push(chunk);
+    });
+    req.on('end', async () => {
+      const send = (status: number, payload: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      let body: unknown = undefined;
+      if (chunks.length) {
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return send(400, { message: 'invalid JSON' });
+        }
+      }
+      try {
+        const [status, payload] = await handler(req, body, new URL(req.url ?? '/', 'http://localhost'));
+        send(status, payload);
+      } catch (error) {
+        send(500, { message: (error as Error).message });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function authorized(req: IncomingMessage, apiKey?: string): boolean {
+  return !apiKey || req.headers.authorization === `Bearer ${apiKey}`;
+}
