@@ -1,0 +1,54 @@
+import { startLockSimulator } from './lock-simulator.js';
+import { startProviderSimulator } from './provider-simulator.js';
+
+describe('mobile-money provider simulator', () => {
+  it('serves transactions by date range and by id, behind its key, and can be down', async () => {
+    const sim = await startProviderSimulator({ apiKey: 'k' });
+    try {
+      sim.addTransaction({ id: 'A', amount: 100, tag: 'T1', status: 'SUCCESS', timestamp: '2026-03-01T10:00:00Z' });
+      sim.addTransaction({ id: 'B', amount: 200, tag: 'T2', status: 'FAILED', timestamp: '2026-03-05T10:00:00Z' });
+      const get = (path: string, key = 'k') => fetch(`${sim.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      expect((await get('/transactions?startdate=2026-03-01&enddate=2026-03-02', 'wrong')).status).toBe(401);
+      const range = (await (await get('/transactions?startdate=2026-03-01&enddate=2026-03-02')).json()) as { transactions: Array<{ id: string }> };
+      expect(range.transactions.map((t) => t.id)).toEqual(['A']);
+      expect((await get('/transactions?startdate=nope&enddate=2026-03-02')).status).toBe(400);
+      expect(await (await get('/transactions/B')).json()).toMatchObject({ id: 'B', status: 'FAILED' });
+      expect((await get('/transactions/C')).status).toBe(404);
+      sim.setDown(true);
+      expect((await get('/transactions/B')).status).toBe(503);
+      await fetch(`${sim.url}/_control/down`, { method: 'POST', body: JSON.stringify({ down: false }) });
+      expect((await get('/transactions/B')).status).toBe(200);
+      await fetch(`${sim.url}/_control/transactions`, { method: 'POST', body: JSON.stringify({ id: 'D', amount: 5, tag: 'T', status: 'SUCCESS' }) });
+      expect((await get('/transactions/D')).status).toBe(200);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('device-lock platform simulator', () => {
+  it('keeps each device’s last state, drops repeated command ids, fails on demand', async () => {
+    const sim = await startLockSimulator({ apiKey: 'k' });
+    try {
+      const post = (body: object, key = 'k') =>
+        fetch(`${sim.url}/commands`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const cmd = { commandid: 'c1', imei: '111', serialnumber: 'S', payg: 'P', action: 'UNLOCK', nextpaymentdate: '2026-04-01', unlockuntil: null };
+      expect((await post(cmd, 'bad')).status).toBe(401);
+      expect(await (await post(cmd)).json()).toEqual({ status: 'ACCEPTED', commandid: 'c1' });
+      expect(await (await post(cmd)).json()).toEqual({ status: 'DUPLICATE', commandid: 'c1' });
+      expect(sim.received('c1')).toBe(2);
+      expect(sim.commands).toHaveLength(1);
+      expect(sim.devices.get('111')).toMatchObject({ action: 'UNLOCK', nextpaymentdate: '2026-04-01' });
+      expect((await post({ commandid: 'c2', imei: '111', action: 'DANCE' })).status).toBe(400);
+      sim.failNext(2);
+      expect((await post({ ...cmd, commandid: 'c3', action: 'LOCK' })).status).toBe(503);
+      expect((await post({ ...cmd, commandid: 'c3', action: 'LOCK' })).status).toBe(503);
+      expect((await post({ ...cmd, commandid: 'c3', action: 'LOCK' })).status).toBe(200);
+      expect(((await (await fetch(`${sim.url}/_control/devices/111`)).json()) as { action: string }).action).toBe('LOCK');
+      sim.setDown(true);
+      expect((await post({ ...cmd, commandid: 'c4' })).status).toBe(503);
+    } finally {
+      await sim.close();
+    }
+  });
+});
