@@ -1,0 +1,147 @@
+// npm run bench: measures the service against the raw node+pg baseline on this machine.
+// Env: BENCH_CUSTOMERS (default 100000), BENCH_SECONDS (per run, default 10), BENCH_CONNECTIONS (default 8,32,64),
+// BENCH_SCENARIOS (default all: callback,load,register,read,summary), BENCH_DATABASE_URL (else an embedded PostgreSQL).
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import jwt from 'jsonwebtoken';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '8,32,64').split(',').map(Number);
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'callback,load,register,read,summary').split(',');
+const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+const log = (...a) => console.error(...a);
+
+const freePort = () => new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); }); });
+const waitFor = async (url) => { for (let i = 0; i < 300; i++) { if (await fetch(url).then((r) => r.ok, () => false)) return; await new Promise((r) => setTimeout(r, 200)); } throw new Error(`${url} did not answer`); };
+
+async function database() {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} };
+  const { startEmbeddedPostgres } = await import(join(ROOT, 'dist/src/database/embedded-postgres.js'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'payg-bench-'));
+  const db = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'payg_bench' });
+  return { url: db.url, stop: async () => { await db.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+function progress(label, done, total) {
+  const width = 30, filled = Math.round((done / total) * width);
+  process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+  if (done === total) process.stderr.write('\n');
+}
+
+/** Seeds N customers with accounts, users and deals through SQL, in batches, with a progress bar. */
+async function seed(url, n) {
+  const c = new pg.Client({ connectionString: url });
+  c.on('error', () => undefined);
+  await c.connect();
+  const { rows: [deal] } = await c.query(`INSERT INTO deals (dealname, totalamount, deposit, monthly, months) VALUES ('Bench phone', 10000000, 1000, 100000, 120) RETURNING id`);
+  const batch = 10_000;
+  for (let from = 1; from <= n; from += batch) {
+    const to = Math.min(n, from + batch - 1);
+    await c.query(`
+      WITH u AS (INSERT INTO users (username, role) SELECT 'bench-'||g, 'CUSTOMER' FROM generate_series($1::int, $2::int) g RETURNING id, substring(username from 7)::int AS g),
+           a AS (INSERT INTO accounts (accountnumber) SELECT 'BN'||lpad(g::text, 9, '0') FROM generate_series($1::int, $2::int) g RETURNING id, substring(accountnumber from 3)::int AS g),
+           cu AS (INSERT INTO customers (user_id, account_id, fullname, telephone, guarantorname, guarantorcontact, imei, payg)
+                  SELECT u.id, a.id, 'Bench '||u.g, '2569'||lpad(u.g::text, 8, '0'), 'G', '256700000000', 'IM'||lpad(u.g::text, 13, '0'), 'BPAYG'||u.g
+                  FROM u JOIN a USING (g) RETURNING id)
+      INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate)
+      SELECT id, $3, 'Bench phone', 'LOCKED', 10000000, 100000, 1000, 1000, 9999000, 0, 0, current_date, current_date FROM cu`, [from, to, deal.id]);
+    progress(`seeding ${n} customers`, to, n);
+  }
+  await c.query(`INSERT INTO payments (customer_id, customer_deal_id, amount, reference, type) SELECT customer_id, id, 1000, 'BDEP-'||customer_id, 'DEPOSIT' FROM customer_deals`);
+  await c.query('ANALYZE');
+  await c.end();
+  return deal.id;
+}
+
+function startProcess(cmd, args, env) {
+  const proc = spawn(cmd, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  proc.stderr.on('data', (d) => (err = (err + d).slice(-5000)));
+  return { proc, err: () => err, stop: () => new Promise((r) => { if (proc.exitCode !== null) return r(); proc.once('exit', r); proc.kill('SIGTERM'); }) };
+}
+
+async function measure(name, connections, opts) {
+  const result = await autocannon({ duration: SECONDS, connections, pipelining: 1, ...opts });
+  const row = {
+    scenario: name, connections, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
+    errors: result.errors + result.timeouts + (result.non2xx ?? 0), requests: result.requests.total,
+  };
+  log(`${name.padEnd(22)} c=${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  errors ${row.errors}`);
+  return row;
+}
+
+let counter = 0;
+const uniqueId = () => `B${process.pid}-${Date.now().toString(36)}-${++counter}`;
+
+async function main() {
+  const db = await database();
+  const results = [];
+  const service = { url: null };
+  let serviceProc, rawProc;
+  try {
+    // the service and its data
+    const port = await freePort();
+    serviceProc = startProcess(process.execPath, ['dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20' });
+    service.url = `http://127.0.0.1:${port}`;
+    await waitFor(`${service.url}/health`).catch((e) => { throw new Error(`${e.message}: ${serviceProc.err()}`); });
+    const dealid = await seed(db.url, CUSTOMERS);
+    const token = (role, id) => jwt.sign({ sub: id, username: 'admin', role, env: 'uat' }, SECRET, { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: '2h' });
+    const admin = token('ADMIN', 1);
+    const randomCustomer = () => 1 + Math.floor(Math.random() * CUSTOMERS);
+    const post = (path, body) => ({ method: 'POST', path, headers: { 'content-type': 'application/json', 'x-access-token': admin }, body: JSON.stringify(body) });
+    const scenarios = {
+      callback: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, ...post('/finance/amlogs/callback', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] }),
+      load: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, ...post('/finance/payments/load', { customerid: randomCustomer(), amount: 10, reference: uniqueId(), narration: 'bench' }) }) }] }),
+      register: () => ({ url: service.url, requests: [{ setupRequest: (r) => { const id = uniqueId(); const n = String(++counter).padStart(9, '0'); return { ...r, ...post('/finance/customers/register', { fullname: 'Bench New', telephone: `2577${n}`, dealid, deposit: 1000, guarantorname: 'G', guarantorcontact: 'C', imei: `NEW${n}${process.pid}`.slice(0, 32), payg: `N-${id}` }) }; } }] }),
+      read: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, method: 'GET', path: `/finance/customers/${randomCustomer()}`, headers: { 'x-access-token': admin } }) }] }),
+      summary: () => ({ url: service.url, requests: [{ method: 'GET', path: '/finance/customers/status-summary', headers: { 'x-access-token': admin } }] }),
+    };
+    for (const name of SCENARIOS) for (const c of CONNECTIONS) results.push(await measure(name, c, scenarios[name]()));
+    await serviceProc.stop();
+
+    // the raw baseline, in its own database on the same server
+    const admin_ = new pg.Client({ connectionString: db.url.replace(/\/[^/]+$/, '/postgres') });
+    admin_.on('error', () => undefined);
+    await admin_.connect();
+    await admin_.query('DROP DATABASE IF EXISTS payg_bench_raw');
+    await admin_.query('CREATE DATABASE payg_bench_raw');
+    await admin_.end();
+    const rawUrl = db.url.replace(/\/[^/]+$/, '/payg_bench_raw');
+    const rawScript = join(ROOT, 'bench', '.raw-callback.mjs');
+    copyFileSync(join(ROOT, '..', 'shared', 'bench', 'raw-callback.mjs'), rawScript); // resolved against this project's node_modules
+    await new Promise((resolve, reject) => spawn(process.execPath, [rawScript, 'seed', String(CUSTOMERS)], { env: { PATH: process.env.PATH, DATABASE_URL: rawUrl }, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error('raw seed failed')))));
+    const rawPort = await freePort();
+    rawProc = startProcess(process.execPath, [rawScript], { DATABASE_URL: rawUrl, PORT: String(rawPort), SECRET });
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const c of CONNECTIONS) {
+      results.push(await measure('raw-callback', c, { url: `http://127.0.0.1:${rawPort}`, requests: [{ setupRequest: (r) => ({ ...r, ...post('/', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] }));
+    }
+    await rawProc.stop();
+    rmSync(rawScript, { force: true });
+  } finally {
+    await serviceProc?.stop();
+    await rawProc?.stop();
+    await db.stop();
+  }
+
+  const ratios = CONNECTIONS.map((c) => {
+    const svc = results.find((r) => r.scenario === 'callback' && r.connections === c);
+    const raw = results.find((r) => r.scenario === 'raw-callback' && r.connections === c);
+    return svc && raw ? { connections: c, throughput: +(svc.rps / raw.rps).toFixed(2), p99: +(svc.p99 / Math.max(1, raw.p99)).toFixed(2) } : null;
+  }).filter(Boolean);
+  console.log('\n| scenario | conns | req/s | p50 ms | p99 ms | errors |\n| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of results) console.log(`| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+  console.log('\ncallback ÷ raw baseline:', ratios.map((r) => `c=${r.connections}: throughput ×${r.throughput}, p99 ×${r.p99}`).join('; '));
+  mkdirSync(join(ROOT, 'bench'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify({ date: new Date().toISOString(), customers: CUSTOMERS, seconds: SECONDS, results, ratios }, null, 2) + '\n');
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
