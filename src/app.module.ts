@@ -10,7 +10,10 @@ import { AppConfig } from './config/app-config.js';
 import { dataSourceOptions } from './database/data-source-options.js';
 import { AccountsModule } from './modules/accounts/accounts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { ContractsModule } from './modules/contracts/contracts.module.js';
 import { CustomersModule } from './modules/customers/customers.module.js';
+import { DeviceCommandsModule } from './modules/device-commands/device-commands.module.js';
+import { DevicesModule } from './modules/devices/devices.module.js';
 import { DealsModule } from './modules/deals/deals.module.js';
 import { PaymentsModule } from './modules/payments/payments.module.js';
 import { HealthModule } from './modules/health/health.module.js';
@@ -35,6 +38,9 @@ export class AppModule {
         AccountsModule,
         CustomersModule,
         PaymentsModule,
+        DeviceCommandsModule,
+        DevicesModule,
+        ContractsModule,
       ],
     };
   }

@@ -53,6 +53,12 @@ class EnvironmentVariables {
   @IsOptional() @IsString()
   DEVICE_LOCK_API_KEY?: string;
 
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(100) @Max(60000)
+  OUTBOX_POLL_MS?: number;
+
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(1440)
+  OVERDUE_CHECK_MINUTES?: number;
+
   @IsOptional() @IsString() @MinLength(3)
   CURRENCY?: string;
 
@@ -87,6 +93,8 @@ export class AppConfig {
   mobileMoney: { url?: string; apiKey?: string };
   mobileMoneyLookupMinutes: number;
   deviceLock: { url?: string; apiKey?: string };
+  outboxPollMs: number;
+  overdueCheckMinutes: number;
   servers: { production: string; uat: string };
   currency: string;
   businessTimeZone: string;
@@ -141,6 +149,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       production: stripSlash(vars.PRODUCTION_BASE_URL) ?? 'https://payg.example.com',
       uat: stripSlash(vars.UAT_BASE_URL) ?? 'https://uat.payg.example.com',
     },
+    outboxPollMs: vars.OUTBOX_POLL_MS ?? 1000,
+    overdueCheckMinutes: vars.OVERDUE_CHECK_MINUTES ?? 15,
     currency: vars.CURRENCY ?? 'UGX',
     businessTimeZone: vars.BUSINESS_TIMEZONE ?? 'UTC',
     logLevel: vars.LOG_LEVEL ?? 'info',

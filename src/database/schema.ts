@@ -5,16 +5,18 @@ import { CustomerDealEntity } from '../modules/customers/infrastructure/customer
 import { CustomerEntity } from '../modules/customers/infrastructure/customer.entity.js';
 import { DealEntity } from '../modules/deals/infrastructure/deal.entity.js';
 import { MobileMoneyTransactionEntity } from '../modules/payments/infrastructure/mobile-money-transaction.entity.js';
+import { DeviceCommandEntity } from '../modules/device-commands/infrastructure/device-command.entity.js';
 import { UserEntity } from '../modules/users/infrastructure/user.entity.js';
 import { Foundation1764460800000 } from './migrations/1764460800000-Foundation.js';
 import { CustomersDealsLedger1764547200000 } from './migrations/1764547200000-CustomersDealsLedger.js';
 import { MobileMoney1764633600000 } from './migrations/1764633600000-MobileMoney.js';
+import { DeviceCommands1764720000000 } from './migrations/1764720000000-DeviceCommands.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
  * at run time under both node and jest, and a list makes the schema's history reviewable.
  * A new migration goes at the end of MIGRATIONS.
  */
-export const ENTITIES = [UserEntity, AuditLogEntity, DealEntity, AccountEntity, PaymentEntity, CustomerEntity, CustomerDealEntity, MobileMoneyTransactionEntity];
+export const ENTITIES = [UserEntity, AuditLogEntity, DealEntity, AccountEntity, PaymentEntity, CustomerEntity, CustomerDealEntity, MobileMoneyTransactionEntity, DeviceCommandEntity];
 
-export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger1764547200000, MobileMoney1764633600000];
+export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger1764547200000, MobileMoney1764633600000, DeviceCommands1764720000000];

@@ -159,6 +159,23 @@ export class CustomersService {
     return this.customers.idByPayg(payg, em);
   }
 
+  async markRepossessed(em: EntityManager, customerId: number): Promise<void> {
+    await this.customers.markRepossessed(customerId, em);
+  }
+
+  /** Stores the final PAYG code and serial number; a PAYG code another customer holds is a 409. */
+  async setDevice(em: EntityManager, customerId: number, payg: string, serialnumber: string): Promise<void> {
+    let found: boolean;
+    try {
+      found = await this.customers.setDevice(customerId, payg, serialnumber, em);
+    } catch (error) {
+      const duplicate = duplicateRegistration(uniqueConstraintOf(error), { telephone: '', imei: '', payg });
+      if (duplicate) throw duplicate;
+      throw error;
+    }
+    if (!found) throw customerNotFound(customerId);
+  }
+
   paymentReferenceUsed(reference: string): Promise<boolean> {
     return this.ledger.referenceUsed(reference);
   }

@@ -5,7 +5,10 @@ import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { CustomersService } from '../application/customers.service.js';
+import { DealStateService } from '../application/deal-state.service.js';
 import {
+  CustomerBonusRequest,
+  CustomerBonusResponse,
   CustomerIdParam,
   CustomerIdRequest,
   CustomerListQuery,
@@ -23,7 +26,10 @@ const READERS = [Role.OPERATOR, Role.COLLECTOR];
 @ApiTags('Customers')
 @Controller('finance/customers')
 export class CustomersController {
-  constructor(private readonly customers: CustomersService) {}
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly dealState: DealStateService,
+  ) {}
 
   @Post('register')
   @Endpoint({
@@ -49,6 +55,19 @@ export class CustomersController {
   @Endpoint({ summary: 'Approve a PENDING customer', description: 'PENDING → APPROVED; any other status 409.', roles: [Role.OPERATOR], response: CustomerResponse, errors: [404, 409] })
   approve(@Body() body: CustomerIdRequest): Promise<CustomerResponse> {
     return this.customers.approve(body.customerid);
+  }
+
+  @Post('bonus')
+  @Endpoint({
+    summary: 'Give a customer bonus days (1–365)',
+    description: 'Same as device/bonus-days: nextpaymentdate extended, balance untouched, recorded with who granted them, SYNC queued. A repossessed deal gets none (409).',
+    roles: [Role.OPERATOR],
+    response: CustomerBonusResponse,
+    errors: [404, 409],
+  })
+  async bonus(@Body() body: CustomerBonusRequest, @CurrentUser() user: AuthUser): Promise<CustomerBonusResponse> {
+    const deal = await this.dealState.grantBonusNow(body.customerid, body.days, user, 'customers/bonus');
+    return { message: `${body.days} bonus days granted.`, customerid: body.customerid, deal };
   }
 
   @Post('find')

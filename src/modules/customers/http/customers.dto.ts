@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { PageQuery, toInt } from '../../../common/http/pagination.js';
-import { EnumField, IdField, MoneyField, TextField } from '../../../common/validation/fields.js';
+import { EnumField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
 
 const TELEPHONE = /^\+?[0-9]{7,15}$/;
@@ -141,5 +141,19 @@ export class AccountResponse {
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ example: 'Amina Nakato' }) fullname: string;
   @ApiProperty({ enum: CUSTOMER_STATUSES, example: 'APPROVED' }) status: string;
+  @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
+}
+
+export class CustomerBonusRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @IntField(1, 365, { example: 7 })
+  days: number;
+}
+
+export class CustomerBonusResponse {
+  @ApiProperty({ example: '7 bonus days granted.' }) message: string;
+  @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }

@@ -17,6 +17,9 @@ export interface CustomerDealRow {
   bonusdays: number;
   startdate: string;
   nextpaymentdate: string;
+  imei: string;
+  serialnumber: string | null;
+  payg: string;
 }
 
 export interface DealStateUpdate {
@@ -28,7 +31,8 @@ export interface DealStateUpdate {
   nextpaymentdate: string;
 }
 
-const COLUMNS = 'id, customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate';
+const COLUMNS = `cd.id, cd.customer_id, cd.deal_id, cd.dealname, cd.status, cd.totalamount, cd.monthly, cd.depositpaid, cd.amountpaid,
+  cd.balance, cd.overpaid, cd.bonusdays, cd.startdate, cd.nextpaymentdate, c.imei, c.serialnumber, c.payg`;
 
 @Injectable()
 export class CustomerDealsRepository {
@@ -46,8 +50,37 @@ export class CustomerDealsRepository {
 
   /** The customer's deal, locked until the transaction ends: every change of money or status goes through here. */
   async lockByCustomerId(customerId: number, em: EntityManager): Promise<CustomerDealRow | null> {
-    const rows = (await em.query(`SELECT ${COLUMNS} FROM customer_deals WHERE customer_id = $1 FOR UPDATE`, [customerId])) as CustomerDealRow[];
+    const rows = (await em.query(
+      `SELECT ${COLUMNS} FROM customer_deals cd JOIN customers c ON c.id = cd.customer_id WHERE cd.customer_id = $1 FOR UPDATE OF cd`,
+      [customerId],
+    )) as CustomerDealRow[];
     return rows[0] ?? null;
+  }
+
+  /**
+   * Unlocked deals whose paid-up date has come, locked for this transaction; rows a payment holds
+   * are skipped (the payment decides their state, the next run looks again).
+   */
+  async lockOverdue(em: EntityManager, today: string, limit: number): Promise<CustomerDealRow[]> {
+    return em.query(
+      `SELECT ${COLUMNS} FROM customer_deals cd JOIN customers c ON c.id = cd.customer_id
+       WHERE cd.status = 'UNLOCKED' AND cd.nextpaymentdate <= $1
+       ORDER BY cd.id LIMIT $2 FOR UPDATE OF cd SKIP LOCKED`,
+      [today, limit],
+    );
+  }
+
+  async insertBonusGrant(em: EntityManager, customerDealId: number, days: number, grantedBy: number, route: string): Promise<void> {
+    await em.query('INSERT INTO bonus_grants (customer_deal_id, days, granted_by, route) VALUES ($1, $2, $3, $4)', [customerDealId, days, grantedBy, route]);
+  }
+
+  async markRepossessed(em: EntityManager, id: number, reason: string, by: number): Promise<Date> {
+    const rows = (await em.query(
+      `UPDATE customer_deals SET status = 'REPOSSESSED', repossessed_at = now(), repossession_reason = $2, repossessed_by = $3, updated_at = now()
+       WHERE id = $1 RETURNING repossessed_at`,
+      [id, reason, by],
+    )) as Array<{ repossessed_at: Date }>;
+    return rows[0].repossessed_at;
   }
 
   async update(em: EntityManager, id: number, s: DealStateUpdate): Promise<void> {

@@ -105,6 +105,16 @@ export class CustomersRepository {
     await em.query('UPDATE customers SET status = $2, updated_at = now() WHERE id = $1', [id, status]);
   }
 
+  async markRepossessed(id: number, em: EntityManager): Promise<void> {
+    await em.query(`UPDATE customers SET status = 'REPOSSESSED', updated_at = now() WHERE id = $1`, [id]);
+  }
+
+  /** The final PAYG code and serial number, once the lock platform confirmed the lock; false for an unknown customer. */
+  async setDevice(id: number, payg: string, serialnumber: string, em: EntityManager): Promise<boolean> {
+    const [, affected] = (await em.query('UPDATE customers SET payg = $2, serialnumber = $3, updated_at = now() WHERE id = $1', [id, payg, serialnumber])) as [unknown, number];
+    return affected > 0;
+  }
+
   async setSalesStage(id: number, salesstage: SalesStage): Promise<boolean> {
     const [, affected] = (await this.q().query('UPDATE customers SET salesstage = $2, updated_at = now() WHERE id = $1', [id, salesstage])) as [unknown, number];
     return affected > 0;

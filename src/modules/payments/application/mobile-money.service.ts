@@ -5,7 +5,7 @@ import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
 import { addDays, daysBetween } from '../../../common/time/business-date.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
-import { CreditService } from '../../customers/application/credit.service.js';
+import { DealStateService } from '../../customers/application/deal-state.service.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import {
   badDateRange,
@@ -57,7 +57,7 @@ export class MobileMoneyService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly notifications: MobileMoneyRepository,
-    private readonly credit: CreditService,
+    private readonly credit: DealStateService,
     private readonly customers: CustomersService,
     private readonly provider: MobileMoneyProvider,
   ) {}

@@ -7,14 +7,14 @@ import { PaymentView } from '../../accounts/application/ledger.service.js';
 import { LedgerService } from '../../accounts/application/ledger.service.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
 import { CustomerDealView } from '../../customers/application/customer-views.js';
-import { CreditService } from '../../customers/application/credit.service.js';
+import { DealStateService } from '../../customers/application/deal-state.service.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 
 @Injectable()
 export class PaymentsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly credit: CreditService,
+    private readonly credit: DealStateService,
     private readonly customers: CustomersService,
     private readonly ledger: LedgerService,
   ) {}

@@ -1,0 +1,44 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../../common/auth/auth.decorators.js';
+import { Role } from '../../../common/auth/role.js';
+import type { AuthUser } from '../../../common/auth/role.js';
+import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { IdField, TextField } from '../../../common/validation/fields.js';
+import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
+import { ContractsService } from '../application/contracts.service.js';
+
+export class RepossessRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @TextField({ example: 'Three months without payment; customer unreachable.' })
+  reason: string;
+}
+
+export class RepossessResponse {
+  @ApiProperty({ example: 'Contract repossessed; the device will be locked permanently.' }) message: string;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ example: 'REPOSSESSED' }) status: string;
+  @ApiProperty({ example: 'Three months without payment; customer unreachable.' }) reason: string;
+  @ApiProperty({ example: '2026-06-01T10:00:00.000Z' }) repossessedat: string;
+  @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
+}
+
+@ApiTags('Contracts')
+@Controller('finance/contracts')
+export class ContractsController {
+  constructor(private readonly contracts: ContractsService) {}
+
+  @Post('repossess')
+  @Endpoint({
+    summary: 'Repossess: end the contract and lock the device for good',
+    description: 'Contract, deal and customer become REPOSSESSED, with the reason and time kept; PERMANENT_LOCK is queued. Later payments are recorded but unlock nothing. A second repossession is 409.',
+    roles: [Role.OPERATOR],
+    response: RepossessResponse,
+    errors: [404, 409],
+  })
+  repossess(@Body() body: RepossessRequest, @CurrentUser() user: AuthUser): Promise<RepossessResponse> {
+    return this.contracts.repossess(body.customerid, body.reason, user);
+  }
+}

@@ -1,0 +1,184 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthUser } from '../../../common/auth/role.js';
+import { conflict } from '../../../common/errors/domain-error.js';
+import { Money } from '../../../common/money/money.js';
+import { LedgerService, PaymentView } from '../../accounts/application/ledger.service.js';
+import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
+import { CommandView, DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
+import { commandForState, commandForTransition, DeviceAction, DeviceRef } from '../../device-commands/domain/device-command.js';
+import { customerNotFound } from '../domain/customer.js';
+import { applyPayment, ContractTerms, DealState, DealStatus, stateFromAmountPaid } from '../domain/credit-policy.js';
+import { CustomerDealRow, CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
+import { CustomerDealView } from './customer-views.js';
+import { CustomersService } from './customers.service.js';
+import { DealEvents } from './deal-events.js';
+
+export interface CreditInput {
+  customerId: number;
+  amount: Money;
+  reference: string;
+  narration: string;
+  type: PaymentType;
+  createdBy: number | null;
+  /** Notifications: a reference already in the ledger is not an error, it is credited already. */
+  skipIfRecorded?: boolean;
+}
+
+export interface CreditResult {
+  /** null when skipIfRecorded found the reference in the ledger: nothing changed. */
+  payment: PaymentView | null;
+  before: DealStatus;
+  deal: CustomerDealView;
+}
+
+export function termsOf(row: CustomerDealRow): ContractTerms {
+  return { totalamount: Money.of(row.totalamount), monthly: Money.of(row.monthly), depositpaid: Money.of(row.depositpaid), startdate: row.startdate };
+}
+
+export function stateOf(row: CustomerDealRow): DealState {
+  return { amountpaid: Money.of(row.amountpaid), balance: Money.of(row.balance), overpaid: Money.of(row.overpaid), nextpaymentdate: row.nextpaymentdate, status: row.status };
+}
+
+export function deviceOf(row: CustomerDealRow): DeviceRef {
+  return { customerId: row.customer_id, imei: row.imei, serialnumber: row.serialnumber, payg: row.payg };
+}
+
+export function dealViewOf(row: CustomerDealRow, state: DealState = stateOf(row), bonusdays = row.bonusdays): CustomerDealView {
+  return {
+    customerdealid: row.id,
+    dealid: row.deal_id,
+    dealname: row.dealname,
+    status: state.status,
+    totalamount: Money.of(row.totalamount).toNumber(),
+    monthly: Money.of(row.monthly).toNumber(),
+    depositpaid: Money.of(row.depositpaid).toNumber(),
+    amountpaid: state.amountpaid.toNumber(),
+    balance: state.balance.toNumber(),
+    overpaid: state.overpaid.toNumber(),
+    bonusdays,
+    startdate: row.startdate,
+    nextpaymentdate: state.nextpaymentdate,
+  };
+}
+
+export const alreadyRepossessed = (customerId: number) => conflict('ALREADY_REPOSSESSED', `Customer ${customerId} is already repossessed.`);
+export const nothingToSync = (customerId: number, date: string) =>
+  conflict('NOTHING_TO_SYNC', `Customer ${customerId}'s next payment date ${date} is not in the future: there is no paid-up state to push.`);
+
+/**
+ * Every change of a deal's money or state goes through here, inside the caller's transaction: the
+ * deal row is locked, the change applied by the credit policy, and the command that tells the
+ * device about it written to the outbox in the same transaction.
+ */
+@Injectable()
+export class DealStateService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly customerDeals: CustomerDealsRepository,
+    private readonly ledger: LedgerService,
+    private readonly customers: CustomersService,
+    private readonly commands: DeviceCommandsService,
+    private readonly events: DealEvents,
+  ) {}
+
+  private async lock(em: EntityManager, customerId: number): Promise<CustomerDealRow> {
+    const row = await this.customerDeals.lockByCustomerId(customerId, em);
+    if (!row) throw customerNotFound(customerId);
+    return row;
+  }
+
+  /** Writes the new state, tells the device what changed, and lets other modules react. */
+  private async save(em: EntityManager, row: CustomerDealRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction): Promise<CustomerDealView> {
+    await this.customerDeals.update(em, row.id, {
+      status: after.status,
+      amountpaid: after.amountpaid.toFixed(),
+      balance: after.balance.toFixed(),
+      overpaid: after.overpaid.toFixed(),
+      bonusdays,
+      nextpaymentdate: after.nextpaymentdate,
+    });
+    const action = forced ?? commandForTransition(row, after);
+    if (action) {
+      await this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: after.nextpaymentdate, reason, createdBy: by });
+    }
+    await this.events.dealChanged(em, { customerId: row.customer_id, customerDealId: row.id, before: stateOf(row), after, today: this.customers.today() });
+    return dealViewOf(row, after, bonusdays);
+  }
+
+  async credit(em: EntityManager, input: CreditInput): Promise<CreditResult> {
+    const row = await this.lock(em, input.customerId);
+    const { skipIfRecorded, ...fields } = input;
+    const entry = { ...fields, customerDealId: row.id };
+    const payment = skipIfRecorded ? await this.ledger.recordIfAbsent(em, entry) : await this.ledger.record(em, entry);
+    if (!payment) return { payment, before: row.status, deal: dealViewOf(row) };
+    const after = applyPayment(termsOf(row), stateOf(row), input.amount, row.bonusdays, this.customers.today(), row.status === DealStatus.REPOSSESSED);
+    const deal = await this.save(em, row, after, row.bonusdays, `payment ${input.reference}`, input.createdBy);
+    return { payment, before: row.status, deal };
+  }
+
+  /** Bonus days extend the paid-up date, never touch the balance, and are recorded with who granted them. */
+  async grantBonus(em: EntityManager, customerId: number, days: number, actor: AuthUser, route: string): Promise<CustomerDealView> {
+    const row = await this.lock(em, customerId);
+    if (row.status === DealStatus.REPOSSESSED) throw conflict('DEAL_REPOSSESSED', `Customer ${customerId}'s deal is repossessed: no bonus days.`);
+    await this.customerDeals.insertBonusGrant(em, row.id, days, actor.id, route);
+    const bonusdays = row.bonusdays + days;
+    const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), bonusdays, this.customers.today(), false);
+    return this.save(em, row, after, bonusdays, `${days} bonus days`, actor.id, DeviceAction.SYNC);
+  }
+
+  /** Bonus days in a transaction of their own (customers/bonus and device/bonus-days). */
+  grantBonusNow(customerId: number, days: number, actor: AuthUser, route: string): Promise<CustomerDealView> {
+    return this.dataSource.transaction((em) => this.grantBonus(em, customerId, days, actor, route));
+  }
+
+  /** Re-pushes the paid-up state; only meaningful while the paid-up date is ahead. */
+  async syncStatus(em: EntityManager, customerId: number, actor: AuthUser): Promise<CommandView> {
+    const row = await this.lock(em, customerId);
+    if (!(row.nextpaymentdate > this.customers.today()) || row.status === DealStatus.REPOSSESSED) throw nothingToSync(customerId, row.nextpaymentdate);
+    return this.commands.enqueue(em, { device: deviceOf(row), action: DeviceAction.SYNC, nextpaymentdate: row.nextpaymentdate, reason: 'status re-push', createdBy: actor.id });
+  }
+
+  /** Unlocks the device for a while; the deal's status and balance stay as they are. */
+  async tempUnlock(em: EntityManager, customerId: number, until: Date, actor: AuthUser): Promise<CommandView> {
+    const row = await this.lock(em, customerId);
+    return this.commands.enqueueTempUnlock(em, {
+      device: deviceOf(row),
+      action: DeviceAction.TEMP_UNLOCK,
+      nextpaymentdate: row.nextpaymentdate,
+      unlockuntil: until,
+      reason: 'temporary unlock for investigation',
+      createdBy: actor.id,
+    });
+  }
+
+  /** After a temporary unlock ends: tell the device its real state again. */
+  async restoreRealState(em: EntityManager, customerId: number): Promise<void> {
+    const row = await this.lock(em, customerId);
+    await this.commands.enqueue(em, { device: deviceOf(row), action: commandForState(row.status), nextpaymentdate: row.nextpaymentdate, reason: 'temporary unlock ended', createdBy: null });
+  }
+
+  /** Contract, deal and customer repossessed; the device locked for good. */
+  async repossess(em: EntityManager, customerId: number, reason: string, actor: AuthUser): Promise<{ deal: CustomerDealView; repossessedat: Date }> {
+    const row = await this.lock(em, customerId);
+    if (row.status === DealStatus.REPOSSESSED) throw alreadyRepossessed(customerId);
+    const repossessedat = await this.customerDeals.markRepossessed(em, row.id, reason, actor.id);
+    await this.customers.markRepossessed(em, customerId);
+    await this.commands.enqueue(em, { device: deviceOf(row), action: DeviceAction.PERMANENT_LOCK, nextpaymentdate: row.nextpaymentdate, reason: `repossessed: ${reason}`.slice(0, 255), createdBy: actor.id });
+    const after = { ...stateOf(row), status: DealStatus.REPOSSESSED };
+    await this.events.dealChanged(em, { customerId, customerDealId: row.id, before: stateOf(row), after, today: this.customers.today() });
+    return { deal: dealViewOf(row, after), repossessedat };
+  }
+
+  /** The overdue run: unlocked deals whose paid-up date has come are locked and their devices told. */
+  async lockOverdue(em: EntityManager, limit: number): Promise<number> {
+    const today = this.customers.today();
+    const rows = await this.customerDeals.lockOverdue(em, today, limit);
+    for (const row of rows) {
+      const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), row.bonusdays, today, false);
+      await this.save(em, row, after, row.bonusdays, 'payment overdue', null);
+    }
+    return rows.length;
+  }
+}

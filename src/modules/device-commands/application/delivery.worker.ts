@@ -1,0 +1,96 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app-config.js';
+import { retryDelayMs } from '../domain/device-command.js';
+import { CommandRow, DeviceCommandsRepository } from '../infrastructure/device-commands.repository.js';
+import { LockPlatform, PlatformCommand } from '../infrastructure/lock-platform.js';
+
+const BATCH = 20;
+
+export function platformCommand(row: CommandRow): PlatformCommand {
+  return {
+    commandid: row.commandid,
+    imei: row.imei,
+    serialnumber: row.serialnumber,
+    payg: row.payg,
+    action: row.action,
+    nextpaymentdate: row.nextpaymentdate,
+    unlockuntil: row.unlockuntil ? new Date(row.unlockuntil).toISOString() : null,
+  };
+}
+
+/**
+ * Delivers pending commands to the lock platform. Each round claims the due head command of up to
+ * 20 devices with FOR UPDATE SKIP LOCKED, sends them, and records the outcome in the same
+ * transaction: any number of instances can run it, none sends a command another is sending, and a
+ * crash before the commit leaves the command pending, to be sent again (at least once; the
+ * platform drops repeats by commandid).
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('DeviceCommands');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly commands: DeviceCommandsRepository,
+    private readonly platform: LockPlatform,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.jobsEnabled || !this.platform.configured) return;
+    this.timer = setInterval(() => void this.drain(), this.config.outboxPollMs);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Rounds until nothing is due. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (let delivered = 1; delivered > 0 && !this.stopped; ) {
+      delivered = await this.runOnce();
+      total += delivered;
+    }
+    return total;
+  }
+
+  /** One round; returns how many commands were claimed. Never runs twice at once in one process. */
+  runOnce(): Promise<number> {
+    if (!this.platform.configured) return Promise.resolve(0);
+    this.running ??= this.round()
+      .catch((error: unknown) => {
+        this.logger.warn(`delivery round failed: ${(error as Error).message}`);
+        return 0;
+      })
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private round(): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const due = await this.commands.claimDue(em, BATCH);
+      await Promise.all(
+        due.map(async (row) => {
+          try {
+            await this.platform.send(platformCommand(row));
+            await this.commands.markDelivered(em, row.id);
+          } catch (error) {
+            const delay = retryDelayMs(row.attempts + 1);
+            await this.commands.markFailed(em, row.id, (error as Error).message, delay);
+            this.logger.warn(`command ${row.commandid} (${row.action}) not delivered, attempt ${row.attempts + 1}: ${(error as Error).message}; retry in ${delay} ms`);
+          }
+        }),
+      );
+      return due.length;
+    });
+  }
+}

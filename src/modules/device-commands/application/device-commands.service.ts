@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { NewCommand } from '../domain/device-command.js';
+import { CommandRow, DeviceCommandsRepository } from '../infrastructure/device-commands.repository.js';
+import { LockPlatform } from '../infrastructure/lock-platform.js';
+
+export interface CommandView {
+  commandid: string;
+  customerid: number;
+  action: string;
+  status: string;
+  nextpaymentdate: string | null;
+  unlockuntil: string | null;
+  reason: string;
+  attempts: number;
+  lasterror: string | null;
+  nextattemptat: string | null;
+  createdat: string;
+  deliveredat: string | null;
+}
+
+export function commandView(row: CommandRow): CommandView {
+  return {
+    commandid: row.commandid,
+    customerid: row.customer_id,
+    action: row.action,
+    status: row.status,
+    nextpaymentdate: row.nextpaymentdate,
+    unlockuntil: row.unlockuntil ? new Date(row.unlockuntil).toISOString() : null,
+    reason: row.reason,
+    attempts: row.attempts,
+    lasterror: row.last_error,
+    nextattemptat: row.status === 'PENDING' ? new Date(row.next_attempt_at).toISOString() : null,
+    createdat: new Date(row.created_at).toISOString(),
+    deliveredat: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
+  };
+}
+
+/** The outbox: commands are written inside the caller's transaction, next to the change they announce. */
+@Injectable()
+export class DeviceCommandsService {
+  constructor(
+    private readonly commands: DeviceCommandsRepository,
+    private readonly platform: LockPlatform,
+  ) {}
+
+  async enqueue(em: EntityManager, command: NewCommand): Promise<CommandView> {
+    return commandView(await this.commands.insert(em, command));
+  }
+
+  /** A new temporary unlock settles earlier ones: only the newest one's end restores the device. */
+  async enqueueTempUnlock(em: EntityManager, command: NewCommand): Promise<CommandView> {
+    await this.commands.settleTempUnlocks(em, command.device.customerId);
+    return this.enqueue(em, command);
+  }
+
+  async listForCustomer(customerId: number, limit = 100): Promise<CommandView[]> {
+    return (await this.commands.listForCustomer(customerId, limit)).map(commandView);
+  }
+
+  get platformConfigured(): boolean {
+    return this.platform.configured;
+  }
+
+  pendingCount(): Promise<number> {
+    return this.commands.pendingCount();
+  }
+}

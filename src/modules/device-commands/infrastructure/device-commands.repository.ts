@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { CommandStatus, DeviceAction, NewCommand } from '../domain/device-command.js';
+
+export interface CommandRow {
+  id: string;
+  commandid: string;
+  customer_id: number;
+  imei: string;
+  serialnumber: string | null;
+  payg: string | null;
+  action: DeviceAction;
+  nextpaymentdate: string | null;
+  unlockuntil: Date | null;
+  reason: string;
+  status: CommandStatus;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, commandid, customer_id, imei, serialnumber, payg, action, nextpaymentdate, unlockuntil, reason, status, attempts, last_error, next_attempt_at, delivered_at, created_at';
+
+@Injectable()
+export class DeviceCommandsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(em: EntityManager, c: NewCommand): Promise<CommandRow> {
+    const rows = (await em.query(
+      `INSERT INTO device_commands (customer_id, imei, serialnumber, payg, action, nextpaymentdate, unlockuntil, reason, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+      [c.device.customerId, c.device.imei, c.device.serialnumber, c.device.payg, c.action, c.nextpaymentdate, c.unlockuntil ?? null, c.reason, c.createdBy],
+    )) as CommandRow[];
+    return rows[0];
+  }
+
+  /**
+   * The head command of each device that is due, locked for this worker; rows another worker holds
+   * are skipped, and a device whose earlier command is still pending (held, or backing off) waits,
+   * so commands reach each device in the order they were written.
+   */
+  claimDue(em: EntityManager, limit: number): Promise<CommandRow[]> {
+    return em.query(
+      `SELECT ${COLUMNS} FROM device_commands c
+       WHERE c.status = 'PENDING' AND c.next_attempt_at <= now()
+         AND NOT EXISTS (SELECT 1 FROM device_commands e WHERE e.customer_id = c.customer_id AND e.status = 'PENDING' AND e.id < c.id)
+       ORDER BY c.id
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+  }
+
+  async markDelivered(em: EntityManager, id: string): Promise<void> {
+    await em.query(`UPDATE device_commands SET status = 'DELIVERED', attempts = attempts + 1, delivered_at = now(), last_error = NULL WHERE id = $1`, [id]);
+  }
+
+  async markFailed(em: EntityManager, id: string, error: string, retryInMs: number): Promise<void> {
+    await em.query(
+      `UPDATE device_commands SET attempts = attempts + 1, last_error = $2, next_attempt_at = now() + ($3::int * interval '1 millisecond') WHERE id = $1`,
+      [id, error.slice(0, 500), retryInMs],
+    );
+  }
+
+  listForCustomer(customerId: number, limit: number): Promise<CommandRow[]> {
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM device_commands WHERE customer_id = $1 ORDER BY id DESC LIMIT $2`, [customerId, limit]);
+  }
+
+  /** Temporary unlocks whose time is up and whose device has not been told its real state yet, locked. */
+  claimExpiredTempUnlocks(em: EntityManager, now: Date, limit: number): Promise<Array<{ id: string; customer_id: number }>> {
+    return em.query(
+      `SELECT id, customer_id FROM device_commands
+       WHERE action = 'TEMP_UNLOCK' AND restored_at IS NULL AND unlockuntil <= $1
+       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [now, limit],
+    );
+  }
+
+  async markRestored(em: EntityManager, id: string): Promise<void> {
+    await em.query('UPDATE device_commands SET restored_at = now() WHERE id = $1', [id]);
+  }
+
+  /** Earlier temporary unlocks of a device are settled by a newer one. */
+  async settleTempUnlocks(em: EntityManager, customerId: number): Promise<void> {
+    await em.query(`UPDATE device_commands SET restored_at = now() WHERE customer_id = $1 AND action = 'TEMP_UNLOCK' AND restored_at IS NULL`, [customerId]);
+  }
+
+  async pendingCount(): Promise<number> {
+    const [{ n }] = (await this.dataSource.query(`SELECT count(*)::int AS n FROM device_commands WHERE status = 'PENDING'`)) as Array<{ n: number }>;
+    return n;
+  }
+}

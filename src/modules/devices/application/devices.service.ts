@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuthUser } from '../../../common/auth/role.js';
+import { Clock } from '../../../common/time/clock.js';
+import { CustomersService } from '../../customers/application/customers.service.js';
+import { DealStateService } from '../../customers/application/deal-state.service.js';
+import { DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
+import { MobileMoneyService } from '../../payments/application/mobile-money.service.js';
+
+@Injectable()
+export class DevicesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly customers: CustomersService,
+    private readonly dealState: DealStateService,
+    private readonly commands: DeviceCommandsService,
+    private readonly mobileMoney: MobileMoneyService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * After the platform confirms a lock: the final PAYG code and serial number are stored, and
+   * payments that arrived for that code before anyone had it are credited, in the same transaction.
+   */
+  async lockUpdate(customerId: number, payg: string, serialnumber: string) {
+    const applied = await this.dataSource.transaction(async (em) => {
+      await this.customers.setDevice(em, customerId, payg, serialnumber);
+      return this.mobileMoney.applyMatchable(em, payg);
+    });
+    return { message: 'Device details stored.', customerid: customerId, payg, serialnumber, appliedpayments: applied };
+  }
+
+  async unlockTemp(customerId: number, hours: number, actor: AuthUser) {
+    const until = new Date(this.clock.now().getTime() + hours * 3_600_000);
+    const command = await this.dataSource.transaction((em) => this.dealState.tempUnlock(em, customerId, until, actor));
+    return { message: `Device unlocked until ${until.toISOString()}.`, unlockuntil: until.toISOString(), command };
+  }
+
+  async bonusDays(customerId: number, days: number, actor: AuthUser, route: string) {
+    const deal = await this.dealState.grantBonusNow(customerId, days, actor, route);
+    return { message: `${days} bonus days granted.`, customerid: customerId, deal };
+  }
+
+  async syncStatus(customerId: number, actor: AuthUser) {
+    const command = await this.dataSource.transaction((em) => this.dealState.syncStatus(em, customerId, actor));
+    return { message: 'Deal state queued for the device.', command };
+  }
+
+  async commandsOf(customerId: number) {
+    await this.customers.assertExists(customerId);
+    return this.commands.listForCustomer(customerId);
+  }
+}

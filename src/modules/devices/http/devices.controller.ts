@@ -1,0 +1,79 @@
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../../common/auth/auth.decorators.js';
+import { Role } from '../../../common/auth/role.js';
+import type { AuthUser } from '../../../common/auth/role.js';
+import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { DevicesService } from '../application/devices.service.js';
+import {
+  BonusDaysRequest,
+  BonusResponse,
+  CommandResponse,
+  CommandsQuery,
+  LockUpdateRequest,
+  LockUpdateResponse,
+  SyncResponse,
+  SyncStatusRequest,
+  UnlockTempRequest,
+  UnlockTempResponse,
+} from './devices.dto.js';
+
+@ApiTags('Device / PAYG')
+@Controller('finance/device')
+export class DevicesController {
+  constructor(private readonly devices: DevicesService) {}
+
+  @Post('lock-update')
+  @Endpoint({
+    summary: 'Store the final PAYG code and serial number after the platform confirmed a lock',
+    description: 'A PAYG code another customer holds is 409. Unmatched mobile-money payments waiting with this code are credited in the same transaction.',
+    roles: [Role.OPERATOR],
+    response: LockUpdateResponse,
+    errors: [404, 409],
+  })
+  lockUpdate(@Body() body: LockUpdateRequest): Promise<LockUpdateResponse> {
+    return this.devices.lockUpdate(body.customerid, body.payg, body.serialnumber);
+  }
+
+  @Post('unlock-temp')
+  @Endpoint({
+    summary: 'Unlock the device for 1–168 hours',
+    description: 'Queues TEMP_UNLOCK with unlockuntil = now + hours. The deal’s status and balance do not change; when the time is up the device’s real state is queued again.',
+    roles: [Role.OPERATOR],
+    response: UnlockTempResponse,
+    errors: [404],
+  })
+  unlockTemp(@Body() body: UnlockTempRequest, @CurrentUser() user: AuthUser): Promise<UnlockTempResponse> {
+    return this.devices.unlockTemp(body.customerid, body.hours, user);
+  }
+
+  @Post('bonus-days')
+  @Endpoint({
+    summary: 'Give bonus days (1–365)',
+    description: 'Extends nextpaymentdate by the days given without touching the balance; recorded with who granted them; SYNC queued. A repossessed deal gets none (409).',
+    roles: [Role.OPERATOR],
+    response: BonusResponse,
+    errors: [404, 409],
+  })
+  bonusDays(@Body() body: BonusDaysRequest, @CurrentUser() user: AuthUser): Promise<BonusResponse> {
+    return this.devices.bonusDays(body.customerid, body.days, user, 'device/bonus-days');
+  }
+
+  @Post('sync-status')
+  @Endpoint({
+    summary: 'Re-push the current deal state to the device',
+    description: 'Queues SYNC with the current nextpaymentdate. 409, and nothing queued, when nextpaymentdate is not in the future.',
+    roles: [Role.OPERATOR],
+    response: SyncResponse,
+    errors: [404, 409],
+  })
+  syncStatus(@Body() body: SyncStatusRequest, @CurrentUser() user: AuthUser): Promise<SyncResponse> {
+    return this.devices.syncStatus(body.customerid, user);
+  }
+
+  @Get('commands')
+  @Endpoint({ summary: 'Commands sent (or waiting) for a customer’s device, newest first', roles: [Role.OPERATOR], response: [CommandResponse], errors: [404] })
+  commands(@Query() query: CommandsQuery): Promise<CommandResponse[]> {
+    return this.devices.commandsOf(query.customerid);
+  }
+}

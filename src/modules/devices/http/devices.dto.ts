@@ -1,0 +1,87 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+import { toInt } from '../../../common/http/pagination.js';
+import { IdField, IntField, TextField } from '../../../common/validation/fields.js';
+import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
+
+export class LockUpdateRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @TextField({ example: 'PAYG-000123', max: 64, pattern: /^[A-Za-z0-9_-]{3,64}$/, patternMessage: 'payg must be 3–64 letters, digits, dashes or underscores' })
+  payg: string;
+
+  @TextField({ example: 'SN-7781-2231' })
+  serialnumber: string;
+}
+
+export class UnlockTempRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @IntField(1, 168, { example: 24 })
+  hours: number;
+}
+
+export class BonusDaysRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @IntField(1, 365, { example: 7 })
+  days: number;
+}
+
+export class SyncStatusRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+}
+
+export class CommandsQuery {
+  @ApiProperty({ example: 42 })
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  customerid: number;
+}
+
+export class CommandResponse {
+  @ApiProperty({ example: '3f7a0d6e-1b7c-4d3e-9a51-0f1e2d3c4b5a' }) commandid: string;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ enum: ['LOCK', 'UNLOCK', 'TEMP_UNLOCK', 'PERMANENT_LOCK', 'RELEASE', 'SYNC'], example: 'UNLOCK' }) action: string;
+  @ApiProperty({ enum: ['PENDING', 'DELIVERED'], example: 'DELIVERED' }) status: string;
+  @ApiProperty({ example: '2026-04-09', nullable: true, type: String }) nextpaymentdate: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String }) unlockuntil: string | null;
+  @ApiProperty({ example: 'payment CASH-1' }) reason: string;
+  @ApiProperty({ example: 1 }) attempts: number;
+  @ApiProperty({ example: null, nullable: true, type: String }) lasterror: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'When a pending command is tried next.' }) nextattemptat: string | null;
+  @ApiProperty({ example: '2026-03-10T08:00:00.000Z' }) createdat: string;
+  @ApiProperty({ example: '2026-03-10T08:00:01.000Z', nullable: true, type: String }) deliveredat: string | null;
+}
+
+export class LockUpdateResponse {
+  @ApiProperty({ example: 'Device details stored.' }) message: string;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ example: 'PAYG-000123' }) payg: string;
+  @ApiProperty({ example: 'SN-7781-2231' }) serialnumber: string;
+  @ApiProperty({ example: 1, description: 'Waiting unmatched payments with this code that were credited now.' }) appliedpayments: number;
+}
+
+export class UnlockTempResponse {
+  @ApiProperty({ example: 'Device unlocked until 2026-03-11T08:00:00.000Z.' }) message: string;
+  @ApiProperty({ example: '2026-03-11T08:00:00.000Z' }) unlockuntil: string;
+  @ApiProperty({ type: CommandResponse }) command: CommandResponse;
+}
+
+export class BonusResponse {
+  @ApiProperty({ example: '7 bonus days granted.' }) message: string;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
+}
+
+export class SyncResponse {
+  @ApiProperty({ example: 'Deal state queued for the device.' }) message: string;
+  @ApiProperty({ type: CommandResponse }) command: CommandResponse;
+}
