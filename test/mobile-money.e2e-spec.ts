@@ -18,9 +18,12 @@ describe('Mobile money', () => {
     dealid = (await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
   });
   afterAll(async () => {
-    await expectLedgerConsistent(t);
-    await t.close();
-    await sim.close();
+    try {
+      await expectLedgerConsistent(t);
+    } finally {
+      await t.close();
+      await sim.close();
+    }
   });
   beforeEach(() => sim.reset());
 

@@ -13,8 +13,11 @@ describe('Manual payments', () => {
     dealid = (await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
   });
   afterAll(async () => {
-    await expectLedgerConsistent(t);
-    await t.close();
+    try {
+      await expectLedgerConsistent(t);
+    } finally {
+      await t.close();
+    }
   });
 
   let refs = 0;

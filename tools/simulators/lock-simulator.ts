@@ -22,6 +22,10 @@ export interface LockSimulator {
   commands: LockCommand[];
   devices: Map<string, DeviceState>;
   received(commandid: string): number;
+  /** Times a command id arrived while an earlier copy of it was still being handled. */
+  overlaps: number;
+  /** Commands being handled right now. */
+  inFlightCount(): number;
   setDown(down: boolean): void;
   failNext(n: number, status?: number): void;
   setDelay(ms: number): void;
@@ -37,6 +41,7 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
   const commands: LockCommand[] = [];
   const devices = new Map<string, DeviceState>();
   const seen = new Map<string, number>();
+  const inFlight = new Set<string>();
   let down = false;
   let failures = 0;
   let failStatus = 503;
@@ -44,6 +49,8 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
   const sim = {
     commands,
     devices,
+    overlaps: 0,
+    inFlightCount: () => inFlight.size,
     received: (id: string) => seen.get(id) ?? 0,
     setDown: (value: boolean) => void (down = value),
     failNext(n: number, status = 503) {
@@ -55,6 +62,7 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
       commands.length = 0;
       devices.clear();
       seen.clear();
+      sim.overlaps = 0;
       down = false;
       failures = 0;
       delay = 0;
@@ -74,6 +82,17 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
       }
       return [404, { message: 'unknown control route' }];
     }
+    const id = (body as { commandid?: unknown } | undefined)?.commandid;
+    const tracked = typeof id === 'string' && url.pathname === '/commands';
+    if (tracked && inFlight.has(id)) sim.overlaps++;
+    if (tracked) inFlight.add(id);
+    try {
+      return await handle(req, body, url);
+    } finally {
+      if (tracked) inFlight.delete(id);
+    }
+  }, opts.port, opts.host);
+  async function handle(req: import('node:http').IncomingMessage, body: unknown, url: URL): Promise<[number, unknown]> {
     if (delay) await sleep(delay);
     if (!authorized(req, opts.apiKey)) return [401, { message: 'bad api key' }];
     if (down) return [503, { message: 'platform down' }];
@@ -93,6 +112,6 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
     commands.push(command);
     devices.set(command.imei, { ...command, updatedat: new Date().toISOString() });
     return [200, { status: 'ACCEPTED', commandid: c.commandid }];
-  }, opts.port, opts.host);
+  }
   return Object.assign(sim, { url: server.url, close: server.close });
 }

@@ -34,11 +34,13 @@ interface Row {
   nextpaymentdate: string;
   ledger_sum: string;
   ledger_count: number;
+  granted_days: number;
 }
 
 /**
  * Rebuilds every deal from the ledger and compares: amountpaid must be the sum of its payment rows,
- * and balance, overpaid and nextpaymentdate what the credit policy derives from them. A stored
+ * bonusdays the sum of its bonus grants, and balance, overpaid and nextpaymentdate what the credit
+ * policy derives from them. A stored
  * UNLOCKED past its date is allowed (the overdue job locks it on its next run); the reverse is not.
  */
 @Injectable()
@@ -49,9 +51,10 @@ export class LedgerVerifier {
     const rows = (await this.dataSource.query(`
       SELECT cd.id, cd.customer_id, cd.status, cd.totalamount, cd.monthly, cd.depositpaid, cd.amountpaid, cd.balance,
              cd.overpaid, cd.bonusdays, cd.startdate, cd.nextpaymentdate,
-             coalesce(p.total, 0) AS ledger_sum, coalesce(p.n, 0)::int AS ledger_count
+             coalesce(p.total, 0) AS ledger_sum, coalesce(p.n, 0)::int AS ledger_count, coalesce(b.days, 0)::int AS granted_days
       FROM customer_deals cd
       LEFT JOIN (SELECT customer_deal_id, sum(amount) AS total, count(*) AS n FROM payments GROUP BY customer_deal_id) p ON p.customer_deal_id = cd.id
+      LEFT JOIN (SELECT customer_deal_id, sum(days) AS days FROM bonus_grants GROUP BY customer_deal_id) b ON b.customer_deal_id = cd.id
       ORDER BY cd.id`)) as Row[];
     const differences: LedgerDifference[] = [];
     let payments = 0;
@@ -68,6 +71,7 @@ export class LedgerVerifier {
       differ('balance', Money.of(row.balance).toFixed(), derived.balance.toFixed());
       differ('overpaid', Money.of(row.overpaid).toFixed(), derived.overpaid.toFixed());
       differ('nextpaymentdate', row.nextpaymentdate, derived.nextpaymentdate);
+      differ('bonusdays', String(row.bonusdays), String(row.granted_days));
       const lockPending = row.status === DealStatus.UNLOCKED && derived.status === DealStatus.LOCKED;
       if (!lockPending) differ('status', row.status, derived.status);
     }

@@ -75,11 +75,12 @@ export class CustomerDealsRepository {
   }
 
   async markRepossessed(em: EntityManager, id: number, reason: string, by: number): Promise<Date> {
-    const rows = (await em.query(
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [rows] = (await em.query(
       `UPDATE customer_deals SET status = 'REPOSSESSED', repossessed_at = now(), repossession_reason = $2, repossessed_by = $3, updated_at = now()
        WHERE id = $1 RETURNING repossessed_at`,
       [id, reason, by],
-    )) as Array<{ repossessed_at: Date }>;
+    )) as [Array<{ repossessed_at: Date }>, number];
     return rows[0].repossessed_at;
   }
 

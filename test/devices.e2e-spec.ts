@@ -1,0 +1,200 @@
+import { Role } from '../src/common/auth/role.js';
+import { DeliveryWorker } from '../src/modules/device-commands/application/delivery.worker.js';
+import { DeviceJobs } from '../src/modules/devices/application/device-jobs.js';
+import { LockSimulator, startLockSimulator } from '../tools/simulators/lock-simulator.js';
+import { createDeal, registerCustomer } from './support/fixtures.js';
+import { expectLedgerConsistent } from './support/ledger.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+describe('Device locking, bonus days and repossession', () => {
+  let t: TestApp;
+  let lock: LockSimulator;
+  let operator: string;
+  let dealid: number;
+  let worker: DeliveryWorker;
+  let jobs: DeviceJobs;
+  beforeAll(async () => {
+    lock = await startLockSimulator({ apiKey: 'lock-key' });
+    t = await startTestApp({ now: new Date('2026-03-10T08:00:00Z'), env: { DEVICE_LOCK_API_URL: lock.url, DEVICE_LOCK_API_KEY: 'lock-key' } });
+    operator = await t.token(Role.OPERATOR);
+    dealid = (await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
+    worker = t.app.get(DeliveryWorker);
+    jobs = t.app.get(DeviceJobs);
+  });
+  afterAll(async () => {
+    try {
+      t.clock.set(new Date('2026-04-09T06:00:00Z')); // the latest day these tests reached: the clock only moves forward in life
+      await expectLedgerConsistent(t);
+    } finally {
+      await t.close();
+      await lock.close();
+    }
+  });
+  beforeEach(() => {
+    lock.reset();
+    t.clock.set(new Date('2026-03-10T08:00:00Z'));
+  });
+
+  const post = (path: string, body: object, token = operator) => t.http.post(path).set('x-access-token', token).send(body);
+  const commands = async (customerid: number) => (await t.http.get(`/finance/device/commands?customerid=${customerid}`).set('x-access-token', operator).expect(200)).body;
+  const pay = (customerid: number, amount: number, reference = `P-${Math.random()}`) => post('/finance/payments/load', { customerid, amount, reference, narration: 'cash' }).expect(201);
+
+  it('queues UNLOCK with the payment that unlocks, delivers it, and records the delivery', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000);
+    const [queued] = await commands(c.customerid);
+    expect(queued).toMatchObject({ action: 'UNLOCK', status: 'PENDING', nextpaymentdate: '2026-04-09', attempts: 0, deliveredat: null });
+    await worker.drain();
+    const [delivered] = await commands(c.customerid);
+    expect(delivered).toMatchObject({ action: 'UNLOCK', status: 'DELIVERED', attempts: 1, deliveredat: expect.any(String), nextattemptat: null });
+    expect(lock.devices.get(c.imei)).toMatchObject({ action: 'UNLOCK', commandid: queued.commandid, payg: c.payg, nextpaymentdate: '2026-04-09' });
+  });
+
+  it('queues RELEASE when the deal is paid off, nothing for a payment that leaves it locked', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 100);
+    expect(await commands(c.customerid)).toEqual([]);
+    await pay(c.customerid, 539900);
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['RELEASE']);
+  });
+
+  it('locks overdue deals with a moved clock, queues LOCK once even when run twice at once', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000); // paid up to 2026-04-09
+    await worker.drain();
+    t.clock.set(new Date('2026-04-08T23:00:00Z'));
+    expect(await jobs.lockOverdue()).toBe(0);
+    t.clock.set(new Date('2026-04-09T06:00:00Z'));
+    const [a, b] = await Promise.all([jobs.lockOverdue(), jobs.lockOverdue()]);
+    expect(a + b).toBeGreaterThanOrEqual(1);
+    const view = (await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator)).body;
+    expect(view.deal.status).toBe('LOCKED');
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['LOCK', 'UNLOCK']);
+    await worker.drain();
+    expect(lock.devices.get(c.imei)?.action).toBe('LOCK');
+    // paying again unlocks
+    await pay(c.customerid, 45000);
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'UNLOCK', nextpaymentdate: '2026-05-09' });
+  });
+
+  it('delivers in order per device and retries with backoff while the platform is down, then recovers', async () => {
+    const c = await registerCustomer(t, dealid);
+    lock.setDown(true);
+    await pay(c.customerid, 45000);
+    await pay(c.customerid, 45000);
+    await worker.runOnce();
+    let list = await commands(c.customerid);
+    expect(list.map((x: { action: string; status: string }) => `${x.action}:${x.status}`)).toEqual(['SYNC:PENDING', 'UNLOCK:PENDING']);
+    expect(list[1]).toMatchObject({ attempts: 1, lasterror: 'HTTP 503' });
+    // the second command waits behind the first, even when due
+    expect(new Date(list[1].nextattemptat).getTime()).toBeGreaterThan(Date.now());
+    await t.db.query(`UPDATE device_commands SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await worker.runOnce();
+    list = await commands(c.customerid);
+    expect(list[1]).toMatchObject({ attempts: 2 });
+    const delays = await t.db.query(`SELECT extract(epoch FROM next_attempt_at - now()) AS s FROM device_commands WHERE customer_id = $1 AND action = 'UNLOCK'`, [c.customerid]);
+    expect(Number(delays[0].s)).toBeGreaterThan(1);
+    expect(Number(delays[0].s)).toBeLessThanOrEqual(2.1);
+    lock.setDown(false);
+    await t.db.query(`UPDATE device_commands SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await worker.drain();
+    list = await commands(c.customerid);
+    expect(list.map((x: { status: string }) => x.status)).toEqual(['DELIVERED', 'DELIVERED']);
+    expect(lock.commands.filter((x) => x.imei === c.imei).map((x) => x.action)).toEqual(['UNLOCK', 'SYNC']);
+  });
+
+  it('unlocks temporarily without touching the deal, and restores the real state when the time is up', async () => {
+    const c = await registerCustomer(t, dealid);
+    const res = await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 24 }).expect(200);
+    expect(res.body).toMatchObject({ unlockuntil: '2026-03-11T08:00:00.000Z', command: { action: 'TEMP_UNLOCK', unlockuntil: '2026-03-11T08:00:00.000Z' } });
+    const view = (await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator)).body;
+    expect(view.deal).toMatchObject({ status: 'LOCKED', balance: 540000 });
+    await worker.drain();
+    expect(lock.devices.get(c.imei)).toMatchObject({ action: 'TEMP_UNLOCK', unlockuntil: '2026-03-11T08:00:00.000Z' });
+    t.clock.set(new Date('2026-03-11T07:59:00Z'));
+    expect(await jobs.endTemporaryUnlocks()).toBe(0);
+    t.clock.set(new Date('2026-03-11T08:00:00Z'));
+    expect(await jobs.endTemporaryUnlocks()).toBe(1);
+    expect(await jobs.endTemporaryUnlocks()).toBe(0);
+    await worker.drain();
+    expect(lock.devices.get(c.imei)?.action).toBe('LOCK');
+    for (const hours of [0, 169, 1.5]) await post('/finance/device/unlock-temp', { customerid: c.customerid, hours }).expect(400);
+    await post('/finance/device/unlock-temp', { customerid: 999999, hours: 2 }).expect(404);
+  });
+
+  it('gives bonus days on both routes: date extended, balance untouched, grant recorded, SYNC queued', async () => {
+    const c = await registerCustomer(t, dealid);
+    const res = await post('/finance/device/bonus-days', { customerid: c.customerid, days: 10 }).expect(200);
+    expect(res.body.deal).toMatchObject({ bonusdays: 10, nextpaymentdate: '2026-03-20', balance: 540000, status: 'UNLOCKED' });
+    const res2 = await post('/finance/customers/bonus', { customerid: c.customerid, days: 5 }).expect(200);
+    expect(res2.body.deal).toMatchObject({ bonusdays: 15, nextpaymentdate: '2026-03-25', balance: 540000 });
+    expect((await commands(c.customerid)).map((x: { action: string; nextpaymentdate: string }) => `${x.action}:${x.nextpaymentdate}`)).toEqual(['SYNC:2026-03-25', 'SYNC:2026-03-20']);
+    const grants = await t.db.query('SELECT days, route, granted_by FROM bonus_grants g JOIN customer_deals d ON d.id = g.customer_deal_id WHERE d.customer_id = $1 ORDER BY g.id', [c.customerid]);
+    const operatorId = (await t.db.query(`SELECT id FROM users WHERE role = 'OPERATOR' ORDER BY id LIMIT 1`))[0].id;
+    expect(grants).toEqual([{ days: 10, route: 'device/bonus-days', granted_by: operatorId }, { days: 5, route: 'customers/bonus', granted_by: operatorId }]);
+    for (const days of [0, 366, 'x']) await post('/finance/device/bonus-days', { customerid: c.customerid, days }).expect(400);
+    await post('/finance/customers/bonus', { customerid: 999999, days: 1 }).expect(404);
+  });
+
+  it('re-pushes the state only while the paid-up date is ahead (409 and nothing queued otherwise)', async () => {
+    const c = await registerCustomer(t, dealid);
+    const refused = await post('/finance/device/sync-status', { customerid: c.customerid }).expect(409);
+    expect(refused.body.message).toContain('is not in the future');
+    expect(await commands(c.customerid)).toEqual([]);
+    await pay(c.customerid, 45000);
+    const ok = await post('/finance/device/sync-status', { customerid: c.customerid }).expect(200);
+    expect(ok.body.command).toMatchObject({ action: 'SYNC', nextpaymentdate: '2026-04-09', status: 'PENDING' });
+    await post('/finance/device/sync-status', { customerid: 999999 }).expect(404);
+  });
+
+  it('stores the final PAYG code and serial number, credits waiting payments, and refuses a code in use', async () => {
+    const a = await registerCustomer(t, dealid);
+    const b = await registerCustomer(t, dealid);
+    const provider = await t.token(Role.PROVIDER);
+    await t.http.post('/finance/amlogs/callback').set('x-access-token', provider).send({ transaction: { id: 'EARLY-1', amount: 45000, tag: 'FINAL-CODE-A' } }).expect(200);
+    const res = await post('/finance/device/lock-update', { customerid: a.customerid, payg: 'FINAL-CODE-A', serialnumber: 'SN-A-1' }).expect(200);
+    expect(res.body).toEqual({ message: 'Device details stored.', customerid: a.customerid, payg: 'FINAL-CODE-A', serialnumber: 'SN-A-1', appliedpayments: 1 });
+    const view = (await t.http.get(`/finance/customers/${a.customerid}`).set('x-access-token', operator)).body;
+    expect(view).toMatchObject({ payg: 'FINAL-CODE-A', serialnumber: 'SN-A-1', deal: { amountpaid: 105000, status: 'UNLOCKED' } });
+    const taken = await post('/finance/device/lock-update', { customerid: b.customerid, payg: 'FINAL-CODE-A', serialnumber: 'SN-B' }).expect(409);
+    expect(taken.body).toEqual({ message: 'PAYG code FINAL-CODE-A is already assigned to another customer.' });
+    await post('/finance/device/lock-update', { customerid: 999999, payg: 'FREE-CODE', serialnumber: 'S' }).expect(404);
+    await post('/finance/device/lock-update', { customerid: a.customerid, payg: '!', serialnumber: '' }).expect(400);
+  });
+
+  it('repossesses once: everything REPOSSESSED, PERMANENT_LOCK queued, later payments unlock nothing', async () => {
+    const c = await registerCustomer(t, dealid);
+    const res = await post('/finance/contracts/repossess', { customerid: c.customerid, reason: 'No payment for 90 days' }).expect(200);
+    expect(res.body).toMatchObject({ customerid: c.customerid, status: 'REPOSSESSED', reason: 'No payment for 90 days', repossessedat: expect.any(String), deal: { status: 'REPOSSESSED' } });
+    const view = (await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator)).body;
+    expect(view).toMatchObject({ status: 'REPOSSESSED', deal: { status: 'REPOSSESSED' } });
+    const [row] = await t.db.query('SELECT repossession_reason, repossessed_at FROM customer_deals WHERE customer_id = $1', [c.customerid]);
+    expect(row.repossession_reason).toBe('No payment for 90 days');
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['PERMANENT_LOCK']);
+    const again = await post('/finance/contracts/repossess', { customerid: c.customerid, reason: 'again' }).expect(409);
+    expect(again.body).toEqual({ message: `Customer ${c.customerid} is already repossessed.` });
+    const paid = await pay(c.customerid, 90000);
+    expect(paid.body.deal).toMatchObject({ status: 'REPOSSESSED', amountpaid: 150000 });
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['PERMANENT_LOCK']);
+    await post('/finance/contracts/repossess', { customerid: 999999, reason: 'x' }).expect(404);
+    await post('/finance/contracts/repossess', { customerid: c.customerid }).expect(400);
+    const summary = (await t.http.get('/finance/customers/status-summary').set('x-access-token', operator)).body;
+    expect(summary.REPOSSESSED).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps device and contract routes to OPERATOR and ADMIN', async () => {
+    const c = await registerCustomer(t, dealid);
+    for (const role of [Role.COLLECTOR, Role.PROVIDER]) {
+      const token = await t.token(role);
+      await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 1 }, token).expect(403);
+      await post('/finance/device/bonus-days', { customerid: c.customerid, days: 1 }, token).expect(403);
+      await post('/finance/device/sync-status', { customerid: c.customerid }, token).expect(403);
+      await post('/finance/device/lock-update', { customerid: c.customerid, payg: 'ZZZ-1', serialnumber: 'S' }, token).expect(403);
+      await post('/finance/contracts/repossess', { customerid: c.customerid, reason: 'x' }, token).expect(403);
+      await t.http.get(`/finance/device/commands?customerid=${c.customerid}`).set('x-access-token', token).expect(403);
+    }
+    await t.http.get(`/finance/device/commands?customerid=${c.customerid}`).expect(401);
+    await t.http.get('/finance/device/commands?customerid=abc').set('x-access-token', operator).expect(400);
+    await t.http.get('/finance/device/commands?customerid=999999').set('x-access-token', operator).expect(404);
+  });
+});
