@@ -18,6 +18,10 @@ import { DealsModule } from './modules/deals/deals.module.js';
 import { PaymentsModule } from './modules/payments/payments.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UsersModule } from './modules/users/users.module.js';
+import { InventoryModule } from './modules/inventory/inventory.module.js';
+import { CollectionsModule } from './modules/collections/collections.module.js';
+import { ReportsModule } from './modules/reports/reports.module.js';
+import { FeedbackModule } from './modules/feedback/feedback.module.js';
 
 @Module({})
 export class AppModule {
@@ -41,6 +45,10 @@ export class AppModule {
         DeviceCommandsModule,
         DevicesModule,
         ContractsModule,
+        InventoryModule,
+        CollectionsModule,
+        ReportsModule,
+        FeedbackModule,
       ],
     };
   }

@@ -59,6 +59,9 @@ class EnvironmentVariables {
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(1440)
   OVERDUE_CHECK_MINUTES?: number;
 
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(10080)
+  COLLECTIONS_GENERATE_MINUTES?: number;
+
   @IsOptional() @IsString() @MinLength(3)
   CURRENCY?: string;
 
@@ -95,6 +98,7 @@ export class AppConfig {
   deviceLock: { url?: string; apiKey?: string };
   outboxPollMs: number;
   overdueCheckMinutes: number;
+  collectionsGenerateMinutes: number;
   servers: { production: string; uat: string };
   currency: string;
   businessTimeZone: string;
@@ -151,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     outboxPollMs: vars.OUTBOX_POLL_MS ?? 1000,
     overdueCheckMinutes: vars.OVERDUE_CHECK_MINUTES ?? 15,
+    collectionsGenerateMinutes: vars.COLLECTIONS_GENERATE_MINUTES ?? 1440,
     currency: vars.CURRENCY ?? 'UGX',
     businessTimeZone: vars.BUSINESS_TIMEZONE ?? 'UTC',
     logLevel: vars.LOG_LEVEL ?? 'info',

@@ -6,17 +6,23 @@ import { CustomerEntity } from '../modules/customers/infrastructure/customer.ent
 import { DealEntity } from '../modules/deals/infrastructure/deal.entity.js';
 import { MobileMoneyTransactionEntity } from '../modules/payments/infrastructure/mobile-money-transaction.entity.js';
 import { DeviceCommandEntity } from '../modules/device-commands/infrastructure/device-command.entity.js';
+import { InventoryItemEntity } from '../modules/inventory/infrastructure/inventory-item.entity.js';
+import { InventoryMovementEntity } from '../modules/inventory/infrastructure/inventory-movement.entity.js';
+import { CollectionCallEntity } from '../modules/collections/infrastructure/collection-call.entity.js';
+import { FeedbackEntity } from '../modules/feedback/infrastructure/feedback.entity.js';
 import { UserEntity } from '../modules/users/infrastructure/user.entity.js';
 import { Foundation1764460800000 } from './migrations/1764460800000-Foundation.js';
 import { CustomersDealsLedger1764547200000 } from './migrations/1764547200000-CustomersDealsLedger.js';
 import { MobileMoney1764633600000 } from './migrations/1764633600000-MobileMoney.js';
 import { DeviceCommands1764720000000 } from './migrations/1764720000000-DeviceCommands.js';
+import { InventoryCollectionsFeedback1764806400000 } from './migrations/1764806400000-InventoryCollectionsFeedback.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
  * at run time under both node and jest, and a list makes the schema's history reviewable.
  * A new migration goes at the end of MIGRATIONS.
  */
-export const ENTITIES = [UserEntity, AuditLogEntity, DealEntity, AccountEntity, PaymentEntity, CustomerEntity, CustomerDealEntity, MobileMoneyTransactionEntity, DeviceCommandEntity];
+export const ENTITIES = [UserEntity, AuditLogEntity, DealEntity, AccountEntity, PaymentEntity, CustomerEntity, CustomerDealEntity, MobileMoneyTransactionEntity, DeviceCommandEntity,
+  InventoryItemEntity, InventoryMovementEntity, CollectionCallEntity, FeedbackEntity];
 
-export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger1764547200000, MobileMoney1764633600000, DeviceCommands1764720000000];
+export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger1764547200000, MobileMoney1764633600000, DeviceCommands1764720000000, InventoryCollectionsFeedback1764806400000];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { daysBought, InvalidMoneyError, Money } from './money.js';
+import { daysBought, InvalidMoneyError, Money, ratio } from './money.js';
 
 const cents = fc.integer({ min: 1, max: 100_000_000_000 }).map((c) => Money.of((c / 100).toFixed(2)));
 
@@ -49,5 +49,18 @@ describe('Money', () => {
         expect(monthly.toDecimal().times(days + 1).gt(paid.toDecimal().times(30))).toBe(true);
       }),
     );
+  });
+});
+
+describe('ratio', () => {
+  it('divides exactly and rounds half up to 4 places', () => {
+    expect(ratio(Money.of(1), Money.of(3))).toBe(0.3333);
+    expect(ratio(Money.of(2), Money.of(3))).toBe(0.6667);
+    expect(ratio(Money.of('0.5'), Money.of(8), 4)).toBe(0.0625);
+    expect(ratio(Money.of(45000), Money.of(40000))).toBe(1.125);
+  });
+
+  it('has no answer for a zero whole', () => {
+    expect(ratio(Money.of(5), Money.zero())).toBeNull();
   });
 });

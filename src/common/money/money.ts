@@ -103,3 +103,9 @@ export function daysBought(paid: Money, monthly: Money): number {
   if (!paid.isPositive()) return 0;
   return paid.toDecimal().times(30).dividedBy(monthly.toDecimal()).floor().toNumber();
 }
+
+/** part ÷ whole rounded half-up to `places` decimals (a share such as PAR30); null when the whole is zero. */
+export function ratio(part: Money, whole: Money, places = 4): number | null {
+  if (whole.isZero()) return null;
+  return part.toDecimal().dividedBy(whole.toDecimal()).toDecimalPlaces(places, D.ROUND_HALF_UP).toNumber();
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { containsPattern } from '../../../common/database/sql.js';
 import { CustomerStatus, SalesStage } from '../domain/customer.js';
 import { DealStatus } from '../domain/credit-policy.js';
 
@@ -127,7 +128,7 @@ export class CustomersRepository {
     if (filter.salesstage) where.push(`c.salesstage = $${params.push(filter.salesstage)}`);
     if (filter.search) {
       const exact = `$${params.push(filter.search)}`;
-      const like = `$${params.push(`%${filter.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)}`;
+      const like = `$${params.push(containsPattern(filter.search))}`;
       where.push(`(c.fullname ILIKE ${like} OR c.telephone ILIKE ${like} OR c.payg = ${exact} OR c.imei = ${exact} OR a.accountnumber = upper(${exact}))`);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';

@@ -3,15 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
-import { addDays, daysBetween } from '../../../common/time/business-date.js';
+import { addDays } from '../../../common/time/business-date.js';
+import { checkDateRange } from '../../../common/time/date-range.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
 import { DealStateService } from '../../customers/application/deal-state.service.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import {
-  badDateRange,
   CallbackOutcome,
   checkRepeat,
-  MAX_LOOKUP_DAYS,
   NotificationStatus,
   ProviderTransaction,
   ReconStatus,
@@ -147,8 +146,7 @@ export class MobileMoneyService {
    * The whole list is fetched before anything is applied: a provider failure applies nothing.
    */
   async lookup(startdate: string, enddate: string): Promise<LookupAnswer> {
-    if (startdate > enddate) throw badDateRange('startdate must not be after enddate');
-    if (daysBetween(startdate, enddate) + 1 > MAX_LOOKUP_DAYS) throw badDateRange(`the range must not span more than ${MAX_LOOKUP_DAYS} days`);
+    checkDateRange(startdate, enddate);
     const transactions = await this.provider.listTransactions(startdate, enddate);
     const answer: LookupAnswer = { checked: transactions.length, applied: 0, duplicates: 0, unmatched: 0 };
     for (const t of transactions) {

@@ -1,4 +1,4 @@
-import { conflict, DomainError, ErrorKind, invalid, notFound } from '../../../common/errors/domain-error.js';
+import { conflict, DomainError, ErrorKind, notFound } from '../../../common/errors/domain-error.js';
 import { Money } from '../../../common/money/money.js';
 
 export enum NotificationStatus {
@@ -42,11 +42,8 @@ export function checkRepeat(id: string, storedAmount: Money, amount: Money): voi
   }
 }
 
-export const MAX_LOOKUP_DAYS = 31;
-
 export const transactionNotFound = (id: string) => notFound('TRANSACTION_NOT_FOUND', `Transaction ${id} not found.`);
 export const transactionAlreadyApplied = (id: string) => conflict('TRANSACTION_ALREADY_APPLIED', `Transaction ${id} is already applied.`);
-export const badDateRange = (message: string) => invalid('BAD_DATE_RANGE', message);
 export const providerNotConfigured = () =>
   new DomainError(ErrorKind.UNAVAILABLE, 'PROVIDER_NOT_CONFIGURED', 'Mobile-money provider is not configured (MOBILE_MONEY_API_URL).');
 export const providerFailed = (detail: string) => new DomainError(ErrorKind.UPSTREAM_FAILED, 'PROVIDER_FAILED', `Mobile-money provider failed: ${detail}.`);

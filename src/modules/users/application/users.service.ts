@@ -72,6 +72,12 @@ export class UsersService {
     return { message: 'Password changed.' };
   }
 
+  /** A user as stored now (no cache): for decisions such as whom a call may be assigned to. */
+  async find(id: number): Promise<UserView | null> {
+    const user = await this.users.findById(id);
+    return user ? UsersService.view(user) : null;
+  }
+
   /** The user behind a valid token, or null when they no longer exist or are disabled. */
   async activeIdentity(id: number): Promise<AuthUser | null> {
     const now = Date.now();

@@ -1,0 +1,164 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Role } from '../../../common/auth/role.js';
+import { Page } from '../../../common/http/pagination.js';
+import { Money } from '../../../common/money/money.js';
+import { CustomersService } from '../../customers/application/customers.service.js';
+import { DealChange, DealEvents } from '../../customers/application/deal-events.js';
+import { DealState, DealStatus } from '../../customers/domain/credit-policy.js';
+import { UsersService } from '../../users/application/users.service.js';
+import { userNotFound } from '../../users/domain/user-errors.js';
+import {
+  assigneeNotCollector,
+  CALL_STATUSES,
+  CallStatus,
+  callNotFound,
+  checkAssignable,
+  checkPromiseDate,
+  checkTransition,
+  Resolution,
+} from '../domain/collection-call.js';
+import { CallRow, CollectionCallsRepository } from '../infrastructure/collection-calls.repository.js';
+
+export interface CallView {
+  callid: number;
+  customerid: number;
+  customerdealid: number;
+  fullname: string;
+  telephone: string;
+  payg: string | null;
+  status: CallStatus;
+  amountinarrears: number;
+  daysoverdue: number;
+  nextpaymentdate: string;
+  assignedto: number | null;
+  notes: string | null;
+  promisedate: string | null;
+  resolution: Resolution | null;
+  createdat: string;
+  calledat: string | null;
+  resolvedat: string | null;
+}
+
+/** Paid up: the device works again (the paid-up date is ahead) or the deal is paid off. */
+const isUpToDate = (state: DealState, today: string) =>
+  state.status === DealStatus.PAID_OFF ||
+  (state.status !== DealStatus.REPOSSESSED && state.nextpaymentdate > today);
+
+@Injectable()
+export class CollectionsService implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly calls: CollectionCallsRepository,
+    private readonly customers: CustomersService,
+    private readonly users: UsersService,
+    private readonly dealEvents: DealEvents,
+  ) {}
+
+  onModuleInit(): void {
+    this.dealEvents.subscribe((em, change) => this.onDealChanged(em, change));
+  }
+
+  static view(row: CallRow): CallView {
+    return {
+      callid: row.callid,
+      customerid: row.customerid,
+      customerdealid: row.customerdealid,
+      fullname: row.fullname,
+      telephone: row.telephone,
+      payg: row.payg,
+      status: row.status,
+      amountinarrears: Money.of(row.amountinarrears).toNumber(),
+      daysoverdue: row.daysoverdue,
+      nextpaymentdate: row.nextpaymentdate,
+      assignedto: row.assignedto,
+      notes: row.notes,
+      promisedate: row.promisedate,
+      resolution: row.resolution,
+      createdat: row.createdat.toISOString(),
+      calledat: row.calledat?.toISOString() ?? null,
+      resolvedat: row.resolvedat?.toISOString() ?? null,
+    };
+  }
+
+  /**
+   * Opens one PENDING call per overdue deal (paid-up date before today, still being paid for) that
+   * has no open call, and brings the figures of open calls up to today. Idempotent, and safe on
+   * several instances at once: the unique index on open calls lets only one call per deal in.
+   */
+  async generate(): Promise<{ opened: number; refreshed: number; today: string }> {
+    const today = this.customers.today();
+    const opened = await this.calls.openForOverdueDeals(today);
+    const refreshed = await this.calls.refreshOpenCalls(today);
+    return { opened, refreshed, today };
+  }
+
+  async list(
+    filter: { status?: CallStatus; assignedto?: number },
+    page: number,
+    limit: number,
+  ): Promise<Page<CallView>> {
+    const { rows, total } = await this.calls.list(filter, page, limit);
+    return { items: rows.map(CollectionsService.view), total, page, limit };
+  }
+
+  /** Hands an open call to an active collector. */
+  async assign(callId: number, userId: number, actorId: number): Promise<CallView> {
+    const user = await this.users.find(userId);
+    if (!user) throw userNotFound(userId);
+    if (user.role !== Role.COLLECTOR || !user.active) throw assigneeNotCollector(userId);
+    return this.dataSource.transaction(async (em) => {
+      const status = await this.calls.lockStatus(em, callId);
+      if (!status) throw callNotFound(callId);
+      checkAssignable(callId, status);
+      await this.calls.assign(em, callId, userId, actorId);
+      return this.viewOf(em, callId);
+    });
+  }
+
+  /** Records the collector's work: PENDING → CALLED → RESOLVED only (409 otherwise), with notes and an optional promise to pay. */
+  async update(
+    input: { callid: number; status: CallStatus; notes: string; promisedate?: string },
+    actorId: number,
+  ): Promise<CallView> {
+    checkPromiseDate(input.promisedate, this.customers.today());
+    return this.dataSource.transaction(async (em) => {
+      const status = await this.calls.lockStatus(em, input.callid);
+      if (!status) throw callNotFound(input.callid);
+      checkTransition(input.callid, status, input.status);
+      await this.calls.moveTo(em, input.callid, {
+        status: input.status,
+        notes: input.notes,
+        promisedate: input.promisedate,
+        by: actorId,
+      });
+      return this.viewOf(em, input.callid);
+    });
+  }
+
+  /** Every call status with its count, zeros included. */
+  async stats(): Promise<Record<CallStatus, number>> {
+    const counts = Object.fromEntries(CALL_STATUSES.map((s) => [s, 0])) as Record<CallStatus, number>;
+    for (const { status, n } of await this.calls.statusCounts()) counts[status] = n;
+    return counts;
+  }
+
+  /**
+   * A deal that comes up to date closes its open call, in the transaction of the change. Deals that
+   * were already up to date cannot have an open call, so they cost no query.
+   */
+  private async onDealChanged(em: EntityManager, change: DealChange): Promise<void> {
+    if (isUpToDate(change.before, change.today) || !isUpToDate(change.after, change.today)) return;
+    const resolution = change.after.amountpaid.gt(change.before.amountpaid)
+      ? Resolution.PAYMENT
+      : Resolution.BONUS_DAYS;
+    await this.calls.resolveOpenCall(em, change.customerDealId, resolution);
+  }
+
+  private async viewOf(em: EntityManager, callId: number): Promise<CallView> {
+    const row = await this.calls.findById(callId, em);
+    if (!row) throw callNotFound(callId);
+    return CollectionsService.view(row);
+  }
+}

@@ -1,0 +1,48 @@
+import { conflict, invalid, notFound } from '../../../common/errors/domain-error.js';
+
+export enum CallStatus {
+  PENDING = 'PENDING',
+  CALLED = 'CALLED',
+  RESOLVED = 'RESOLVED',
+}
+
+export const CALL_STATUSES = Object.values(CallStatus);
+
+/** Why a call was closed: by the collector, or by the deal coming up to date. */
+export enum Resolution {
+  COLLECTOR = 'COLLECTOR',
+  PAYMENT = 'PAYMENT',
+  BONUS_DAYS = 'BONUS_DAYS',
+}
+
+/** The only moves a collector may make: PENDING → CALLED → RESOLVED. */
+const NEXT: Record<CallStatus, CallStatus | null> = {
+  [CallStatus.PENDING]: CallStatus.CALLED,
+  [CallStatus.CALLED]: CallStatus.RESOLVED,
+  [CallStatus.RESOLVED]: null,
+};
+
+export function checkTransition(callId: number, from: CallStatus, to: CallStatus): void {
+  if (NEXT[from] !== to) {
+    const allowed = NEXT[from];
+    throw conflict(
+      'CALL_TRANSITION_NOT_ALLOWED',
+      `Call ${callId} is ${from}; it can ${allowed ? `only move to ${allowed}` : 'no longer change'}, not to ${to}.`,
+    );
+  }
+}
+
+/** A call can be handed to a collector until it is resolved. */
+export function checkAssignable(callId: number, status: CallStatus): void {
+  if (status === CallStatus.RESOLVED) throw conflict('CALL_RESOLVED', `Call ${callId} is resolved.`);
+}
+
+/** A promise to pay lies today or later. */
+export function checkPromiseDate(promisedate: string | undefined, today: string): void {
+  if (promisedate !== undefined && promisedate < today)
+    throw invalid('PROMISE_IN_PAST', `promisedate ${promisedate} is before today (${today}).`);
+}
+
+export const callNotFound = (id: number) => notFound('CALL_NOT_FOUND', `Call ${id} not found.`);
+export const assigneeNotCollector = (userId: number) =>
+  conflict('ASSIGNEE_NOT_COLLECTOR', `User ${userId} is not an active collector.`);

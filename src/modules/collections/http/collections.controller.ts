@@ -1,0 +1,86 @@
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../../common/auth/auth.decorators.js';
+import { Role } from '../../../common/auth/role.js';
+import type { AuthUser } from '../../../common/auth/role.js';
+import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { CollectionsService } from '../application/collections.service.js';
+import {
+  AssignCallRequest,
+  CallListQuery,
+  CallPageResponse,
+  CallResponse,
+  CallStatsResponse,
+  GenerateCallsResponse,
+  UpdateCallRequest,
+} from './collections.dto.js';
+
+@ApiTags('Collections')
+@Controller('finance/collections')
+export class CollectionsController {
+  constructor(private readonly collections: CollectionsService) {}
+
+  @Post('generate')
+  @Endpoint({
+    summary: 'Open calls for overdue deals',
+    description:
+      'Opens one PENDING call for each deal whose paid-up date is before today and that is neither PAID_OFF nor REPOSSESSED and has no open call, with its amount in arrears and days overdue; brings the figures of open calls up to today. Running it again opens nothing new. A scheduled job does the same every COLLECTIONS_GENERATE_MINUTES (daily by default).',
+    roles: [Role.COLLECTOR],
+    response: GenerateCallsResponse,
+  })
+  generate(): Promise<GenerateCallsResponse> {
+    return this.collections.generate();
+  }
+
+  @Get('calls')
+  @Endpoint({
+    summary: 'List collection calls',
+    description: 'Paged, most days overdue first; filters `status` and `assignedto` (a user id).',
+    roles: [Role.COLLECTOR],
+    response: CallPageResponse,
+  })
+  list(@Query() query: CallListQuery): Promise<CallPageResponse> {
+    return this.collections.list(
+      { status: query.status, assignedto: query.assignedto },
+      query.page,
+      query.limit,
+    );
+  }
+
+  @Post('assign')
+  @Endpoint({
+    summary: 'Assign a call to a collector',
+    description:
+      'Unknown call or user 404; the user must be an active COLLECTOR and the call not RESOLVED (409).',
+    roles: [Role.COLLECTOR],
+    response: CallResponse,
+    errors: [404, 409],
+  })
+  assign(@Body() body: AssignCallRequest, @CurrentUser() user: AuthUser): Promise<CallResponse> {
+    return this.collections.assign(body.callid, body.userid, user.id);
+  }
+
+  @Post('update')
+  @Endpoint({
+    summary: 'Record a call’s progress',
+    description:
+      'Only PENDING → CALLED → RESOLVED (409 for any other move); notes replace the previous ones; promisedate (today or later) records a promise to pay. A payment that brings the deal up to date resolves its open call by itself.',
+    roles: [Role.COLLECTOR],
+    response: CallResponse,
+    errors: [404, 409],
+  })
+  update(@Body() body: UpdateCallRequest, @CurrentUser() user: AuthUser): Promise<CallResponse> {
+    return this.collections.update(body, user.id);
+  }
+
+  @Get('stats')
+  @Endpoint({
+    summary: 'Calls by status',
+    description: 'Always all three keys, as integers.',
+    roles: [Role.COLLECTOR],
+    response: CallStatsResponse,
+  })
+  stats(): Promise<CallStatsResponse> {
+    return this.collections.stats();
+  }
+}

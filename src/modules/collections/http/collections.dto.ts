@@ -1,0 +1,105 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { PageQuery, toInt } from '../../../common/http/pagination.js';
+import { DateField, EnumField, IdField, TextField } from '../../../common/validation/fields.js';
+import { CALL_STATUSES, CallStatus } from '../domain/collection-call.js';
+
+export class CallListQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: CALL_STATUSES })
+  @IsOptional()
+  @IsIn(CALL_STATUSES, { message: `status must be one of ${CALL_STATUSES.join(', ')}` })
+  status?: CallStatus;
+
+  @ApiPropertyOptional({ description: 'Only calls assigned to this user.', example: 7 })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  assignedto?: number;
+}
+
+export class AssignCallRequest {
+  @IdField({ example: 12 })
+  callid: number;
+
+  @IdField({ example: 7, description: 'An active user with role COLLECTOR.' })
+  userid: number;
+}
+
+export class UpdateCallRequest {
+  @IdField({ example: 12 })
+  callid: number;
+
+  @EnumField([CallStatus.PENDING, CallStatus.CALLED, CallStatus.RESOLVED], {
+    example: 'CALLED',
+    description: 'The next status: PENDING → CALLED → RESOLVED.',
+  })
+  status: CallStatus;
+
+  @TextField({ example: 'Spoke to the customer; will pay on Friday.' })
+  notes: string;
+
+  @DateField({
+    optional: true,
+    example: '2026-03-13',
+    description: 'The day the customer promised to pay; today or later.',
+  })
+  promisedate?: string;
+}
+
+export class CallResponse {
+  @ApiProperty({ example: 12 }) callid: number;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ example: 42 }) customerdealid: number;
+  @ApiProperty({ example: 'Nakato Sarah' }) fullname: string;
+  @ApiProperty({ example: '256772123456' }) telephone: string;
+  @ApiProperty({ example: 'PAYG-000123', nullable: true, type: String }) payg: string | null;
+  @ApiProperty({ enum: CALL_STATUSES, example: 'PENDING' }) status: string;
+  @ApiProperty({
+    example: 45000,
+    description: 'What the schedule expected by today and was not paid (as of the last generation).',
+  })
+  amountinarrears: number;
+  @ApiProperty({ example: 6, description: 'Days since the paid-up date (as of the last generation).' })
+  daysoverdue: number;
+  @ApiProperty({ example: '2026-03-04' }) nextpaymentdate: string;
+  @ApiProperty({ example: 7, nullable: true, type: Number }) assignedto: number | null;
+  @ApiProperty({ example: 'Spoke to the customer; will pay on Friday.', nullable: true, type: String })
+  notes: string | null;
+  @ApiProperty({ example: '2026-03-13', nullable: true, type: String }) promisedate: string | null;
+  @ApiProperty({
+    enum: ['COLLECTOR', 'PAYMENT', 'BONUS_DAYS'],
+    nullable: true,
+    example: null,
+    description: 'Who or what resolved the call.',
+  })
+  resolution: string | null;
+  @ApiProperty({ example: '2026-03-10T06:00:00.000Z' }) createdat: string;
+  @ApiProperty({ example: null, nullable: true, type: String }) calledat: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String }) resolvedat: string | null;
+}
+
+export class CallPageResponse {
+  @ApiProperty({ type: [CallResponse] }) items: CallResponse[];
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 20 }) limit: number;
+}
+
+export class GenerateCallsResponse {
+  @ApiProperty({ example: 3, description: 'Calls opened by this run.' }) opened: number;
+  @ApiProperty({
+    example: 5,
+    description: 'Open calls whose arrears or days overdue were brought up to today.',
+  })
+  refreshed: number;
+  @ApiProperty({ example: '2026-03-10', description: 'The business day the run used.' }) today: string;
+}
+
+export class CallStatsResponse {
+  @ApiProperty({ example: 4 }) PENDING: number;
+  @ApiProperty({ example: 2 }) CALLED: number;
+  @ApiProperty({ example: 9 }) RESOLVED: number;
+}

@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { param } from '../../../common/database/sql.js';
+import {
+  ACTIVE_DEAL_SQL,
+  ARREARS_SQL,
+  DAYS_OVERDUE_SQL,
+} from '../../customers/infrastructure/deal-figures.sql.js';
+import { CallStatus, Resolution } from '../domain/collection-call.js';
+import { CollectionCallEntity } from './collection-call.entity.js';
+
+/** A call as the collectors' list shows it: with the customer's name and numbers (one query, no N+1). */
+export interface CallRow {
+  callid: number;
+  customerid: number;
+  customerdealid: number;
+  fullname: string;
+  telephone: string;
+  payg: string | null;
+  status: CallStatus;
+  amountinarrears: string;
+  daysoverdue: number;
+  nextpaymentdate: string;
+  assignedto: number | null;
+  notes: string | null;
+  promisedate: string | null;
+  resolution: Resolution | null;
+  createdat: Date;
+  calledat: Date | null;
+  resolvedat: Date | null;
+  updatedat: Date;
+}
+
+const SELECT_CALL = `
+  SELECT k.id AS callid, k.customer_id AS customerid, k.customer_deal_id AS customerdealid, c.fullname, c.telephone, c.payg,
+         k.status, k.amountinarrears, k.daysoverdue, k.nextpaymentdate, k.assigned_to AS assignedto, k.notes, k.promisedate,
+         k.resolution, k.created_at AS createdat, k.called_at AS calledat, k.resolved_at AS resolvedat, k.updated_at AS updatedat
+  FROM collection_calls k JOIN customers c ON c.id = k.customer_id`;
+
+/**
+ * Collections read the deals they collect on straight from customer_deals, in the same statement
+ * that opens the calls: that is what makes generation atomic and idempotent under concurrency
+ * (the partial unique index on open calls decides), which a read through another service could not.
+ */
+@Injectable()
+export class CollectionCallsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private q(em?: EntityManager) {
+    return em ?? this.dataSource.manager;
+  }
+
+  /** Opens a PENDING call for every overdue active deal without an open call; answers how many were opened. */
+  async openForOverdueDeals(today: string): Promise<number> {
+    const [{ n }] = (await this.q().query(
+      `WITH opened AS (
+         INSERT INTO collection_calls (customer_id, customer_deal_id, amountinarrears, daysoverdue, nextpaymentdate)
+         SELECT cd.customer_id, cd.id, ${ARREARS_SQL('cd', '$1::date')}, ${DAYS_OVERDUE_SQL('cd', '$1::date')}, cd.nextpaymentdate
+         FROM customer_deals cd
+         WHERE ${ACTIVE_DEAL_SQL('cd')} AND cd.nextpaymentdate < $1::date
+         ON CONFLICT (customer_deal_id) WHERE status <> 'RESOLVED' DO NOTHING
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM opened`,
+      [today],
+    )) as Array<{ n: number }>;
+    return n;
+  }
+
+  /** Brings the arrears and days overdue of open calls up to today; answers how many changed. */
+  async refreshOpenCalls(today: string): Promise<number> {
+    const [, affected] = (await this.q().query(
+      `UPDATE collection_calls k
+         SET amountinarrears = f.arrears, daysoverdue = f.days, nextpaymentdate = f.due, updated_at = now()
+       FROM (SELECT cd.id, ${ARREARS_SQL('cd', '$1::date')} AS arrears, ${DAYS_OVERDUE_SQL('cd', '$1::date')} AS days, cd.nextpaymentdate AS due
+             FROM customer_deals cd) f
+       WHERE f.id = k.customer_deal_id AND k.status <> 'RESOLVED'
+         AND (k.amountinarrears, k.daysoverdue, k.nextpaymentdate) IS DISTINCT FROM (f.arrears, f.days, f.due)`,
+      [today],
+    )) as [unknown, number];
+    return affected;
+  }
+
+  findById(id: number, em?: EntityManager): Promise<CallRow | null> {
+    return this.q(em)
+      .query(`${SELECT_CALL} WHERE k.id = $1`, [id])
+      .then((rows: CallRow[]) => rows[0] ?? null);
+  }
+
+  /** The call's status under a row lock, so two updates of one call apply one after the other. */
+  async lockStatus(em: EntityManager, id: number): Promise<CallStatus | null> {
+    const rows = (await em.query('SELECT status FROM collection_calls WHERE id = $1 FOR UPDATE', [
+      id,
+    ])) as Array<{ status: CallStatus }>;
+    return rows[0]?.status ?? null;
+  }
+
+  async assign(em: EntityManager, id: number, userId: number, by: number): Promise<void> {
+    await em.getRepository(CollectionCallEntity).update({ id }, { assignedTo: userId, updatedBy: by });
+  }
+
+  async moveTo(
+    em: EntityManager,
+    id: number,
+    change: { status: CallStatus; notes: string; promisedate?: string; by: number },
+  ): Promise<void> {
+    await em.query(
+      `UPDATE collection_calls
+         SET status = $2::varchar, notes = $3, promisedate = COALESCE($4::date, promisedate), updated_by = $5, updated_at = now(),
+             called_at = CASE WHEN $2::varchar = 'CALLED' THEN now() ELSE called_at END,
+             resolved_at = CASE WHEN $2::varchar = 'RESOLVED' THEN now() ELSE resolved_at END,
+             resolution = CASE WHEN $2::varchar = 'RESOLVED' THEN 'COLLECTOR' ELSE resolution END
+       WHERE id = $1`,
+      [id, change.status, change.notes, change.promisedate ?? null, change.by],
+    );
+  }
+
+  /** Closes the deal's open call, if any, in the caller's transaction; answers whether one was closed. */
+  async resolveOpenCall(em: EntityManager, customerDealId: number, resolution: Resolution): Promise<boolean> {
+    const [, affected] = (await em.query(
+      `UPDATE collection_calls SET status = 'RESOLVED', resolution = $2, resolved_at = now(), updated_at = now()
+       WHERE customer_deal_id = $1 AND status <> 'RESOLVED'`,
+      [customerDealId, resolution],
+    )) as [unknown, number];
+    return affected > 0;
+  }
+
+  async list(
+    filter: { status?: CallStatus; assignedto?: number },
+    page: number,
+    limit: number,
+  ): Promise<{ rows: CallRow[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.status) where.push(`k.status = ${param(params, filter.status)}`);
+    if (filter.assignedto) where.push(`k.assigned_to = ${param(params, filter.assignedto)}`);
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const [{ total }] = (await this.q().query(
+      `SELECT count(*)::int AS total FROM collection_calls k ${clause}`,
+      params,
+    )) as Array<{ total: number }>;
+    const rows = (await this.q().query(
+      `${SELECT_CALL} ${clause} ORDER BY k.daysoverdue DESC, k.id ASC LIMIT ${param(params, limit)} OFFSET ${param(params, (page - 1) * limit)}`,
+      params,
+    )) as CallRow[];
+    return { rows, total };
+  }
+
+  statusCounts(): Promise<Array<{ status: CallStatus; n: number }>> {
+    return this.q().query('SELECT status, count(*)::int AS n FROM collection_calls GROUP BY status');
+  }
+}

@@ -1,0 +1,46 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { PageQuery, toInt } from '../../../common/http/pagination.js';
+import { EnumField, IdField, TextField } from '../../../common/validation/fields.js';
+import { FEEDBACK_CATEGORIES, FeedbackCategory } from '../domain/feedback.js';
+
+export class CreateFeedbackRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @TextField({ example: 'The phone does not unlock after paying by mobile money.' })
+  message: string;
+
+  @EnumField(FEEDBACK_CATEGORIES, { optional: true, example: 'DEVICE', description: 'OTHER when absent.' })
+  category?: FeedbackCategory;
+}
+
+export class FeedbackListQuery extends PageQuery {
+  @ApiPropertyOptional({
+    description: 'Only this customer’s feedback (404 when the customer does not exist).',
+    example: 42,
+  })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  customerid?: number;
+}
+
+export class FeedbackResponse {
+  @ApiProperty({ example: 5 }) feedbackid: number;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ enum: FEEDBACK_CATEGORIES, example: 'DEVICE' }) category: string;
+  @ApiProperty({ example: 'The phone does not unlock after paying by mobile money.' }) message: string;
+  @ApiProperty({ example: 3, nullable: true, type: Number }) createdby: number | null;
+  @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
+}
+
+export class FeedbackPageResponse {
+  @ApiProperty({ type: [FeedbackResponse] }) items: FeedbackResponse[];
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 20 }) limit: number;
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { Money, ratio } from '../../../common/money/money.js';
+import { addDays } from '../../../common/time/business-date.js';
+import { checkDateRange, MAX_RANGE_DAYS } from '../../../common/time/date-range.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { CustomersService } from '../../customers/application/customers.service.js';
+import { PortfolioRepository } from '../infrastructure/portfolio.repository.js';
+
+export interface PortfolioReport {
+  asof: string;
+  currency: string;
+  activedeals: number;
+  outstandingbalance: number;
+  amountinarrears: number;
+  par30balance: number;
+  par30: number;
+  collection: { startdate: string; enddate: string; due: number; collected: number; rate: number | null };
+  dealsbystatus: { LOCKED: number; UNLOCKED: number; PAID_OFF: number; REPOSSESSED: number };
+}
+
+@Injectable()
+export class ReportsService {
+  constructor(
+    private readonly portfolio: PortfolioRepository,
+    private readonly customers: CustomersService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The figures PAYG lenders report (GOGLA PAYGo PERFORM style): active deals, outstanding balance,
+   * arrears, PAR30 and the collection rate of a range of days (by default the 31 days up to today).
+   */
+  async portfolioReport(range: { startdate?: string; enddate?: string }): Promise<PortfolioReport> {
+    const today = this.customers.today();
+    const enddate =
+      range.enddate ?? (range.startdate ? min(addDays(range.startdate, MAX_RANGE_DAYS - 1), today) : today);
+    const startdate = range.startdate ?? addDays(enddate, -(MAX_RANGE_DAYS - 1));
+    checkDateRange(startdate, enddate);
+    const [deals, collection] = await Promise.all([
+      this.portfolio.dealFigures(today),
+      this.portfolio.collectionFigures(startdate, enddate, this.config.businessTimeZone),
+    ]);
+    const outstanding = Money.of(deals.outstanding);
+    const par30balance = Money.of(deals.par30balance);
+    const due = Money.of(collection.due);
+    const collected = Money.of(collection.collected);
+    return {
+      asof: today,
+      currency: this.config.currency,
+      activedeals: deals.activedeals,
+      outstandingbalance: outstanding.toNumber(),
+      amountinarrears: Money.of(deals.arrears).toNumber(),
+      par30balance: par30balance.toNumber(),
+      par30: ratio(par30balance, outstanding) ?? 0,
+      collection: {
+        startdate,
+        enddate,
+        due: due.toNumber(),
+        collected: collected.toNumber(),
+        rate: ratio(collected, due),
+      },
+      dealsbystatus: {
+        LOCKED: deals.locked,
+        UNLOCKED: deals.unlocked,
+        PAID_OFF: deals.paidoff,
+        REPOSSESSED: deals.repossessed,
+      },
+    };
+  }
+}
+
+const min = (a: string, b: string) => (a < b ? a : b);

@@ -1,0 +1,207 @@
+import { Role } from '../src/common/auth/role.js';
+import { Money } from '../src/common/money/money.js';
+import { amountInArrears } from '../src/modules/customers/domain/credit-policy.js';
+import { createDeal, registerCustomer } from './support/fixtures.js';
+import { expectLedgerConsistent } from './support/ledger.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+const TODAY = '2026-03-10';
+const at = (day: string) => new Date(`${day}T09:00:00Z`);
+
+interface Call {
+  callid: number;
+  customerid: number;
+  status: string;
+  amountinarrears: number;
+  daysoverdue: number;
+  nextpaymentdate: string;
+  assignedto: number | null;
+  resolution: string | null;
+  notes: string | null;
+  promisedate: string | null;
+}
+
+describe('Collections', () => {
+  let t: TestApp;
+  let collector: { id: number; token: string };
+  let operator: string;
+  let dealid: number;
+  beforeAll(async () => {
+    t = await startTestApp({ now: at(TODAY) });
+    collector = await t.user(Role.COLLECTOR);
+    operator = await t.token(Role.OPERATOR);
+    dealid = (await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
+  });
+  afterAll(async () => {
+    try {
+      await expectLedgerConsistent(t);
+    } finally {
+      await t.close();
+    }
+  });
+  beforeEach(() => t.clock.set(at(TODAY)));
+
+  const post = (path: string, body: object, token = collector.token) => t.http.post(`/finance/collections/${path}`).set('x-access-token', token).send(body);
+  const generate = async () => (await post('generate', {}).expect(200)).body as { opened: number; refreshed: number; today: string };
+  const calls = async (query = 'limit=100'): Promise<Call[]> => (await t.http.get(`/finance/collections/calls?${query}`).set('x-access-token', collector.token).expect(200)).body.items;
+  const openCallOf = async (customerid: number) => (await calls()).find((c) => c.customerid === customerid && c.status !== 'RESOLVED');
+  const pay = (customerid: number, amount: number) =>
+    t.http.post('/finance/payments/load').set('x-access-token', operator).send({ customerid, amount, reference: `C-${Math.random()}`, narration: 'cash' }).expect(201);
+  /** A customer registered on `day` (the deposit buys no days: their paid-up date is that day). */
+  const customerFrom = async (day: string) => {
+    t.clock.set(at(day));
+    const c = await registerCustomer(t, dealid);
+    t.clock.set(at(TODAY));
+    return c;
+  };
+  const stats = async () => (await t.http.get('/finance/collections/stats').set('x-access-token', collector.token).expect(200)).body;
+
+  it('opens one PENDING call per overdue deal with its arrears and days overdue, and nothing on a second run', async () => {
+    const none = await generate();
+    expect(none).toEqual({ opened: 0, refreshed: 0, today: TODAY });
+
+    const a = await customerFrom('2026-01-10'); // nothing paid since: 59 days overdue, two periods due
+    const c = await customerFrom('2026-02-01');
+    await pay(c.customerid, 45000); // paid up to 2026-03-03: 7 days overdue
+    const paidOff = await customerFrom('2026-01-01');
+    await pay(paidOff.customerid, 540000);
+    const repossessed = await customerFrom('2026-01-01');
+    await t.http.post('/finance/contracts/repossess').set('x-access-token', operator).send({ customerid: repossessed.customerid, reason: 'gone' }).expect(200);
+    const dueToday = await customerFrom(TODAY); // paid-up date is today: not overdue yet
+    const ahead = await customerFrom('2026-03-01');
+    await pay(ahead.customerid, 45000);
+
+    expect(await generate()).toEqual({ opened: 2, refreshed: 0, today: TODAY });
+    const open = await calls('status=PENDING&limit=100');
+    expect(open.map((x) => x.customerid).sort()).toEqual([a.customerid, c.customerid].sort());
+    expect(await openCallOf(a.customerid)).toMatchObject({ status: 'PENDING', amountinarrears: 90000, daysoverdue: 59, nextpaymentdate: '2026-01-10', assignedto: null, resolution: null, fullname: a.fullname, telephone: a.telephone });
+    expect(await openCallOf(c.customerid)).toMatchObject({ amountinarrears: 45000, daysoverdue: 7, nextpaymentdate: '2026-03-03' });
+    // The SQL that opened them agrees with the credit policy's own function.
+    const terms = { totalamount: Money.of(600000), monthly: Money.of(45000), depositpaid: Money.of(60000), startdate: '2026-02-01' };
+    expect(amountInArrears(terms, Money.of(105000), TODAY).toNumber()).toBe(45000);
+    for (const skipped of [paidOff, repossessed, dueToday, ahead]) expect(await openCallOf(skipped.customerid)).toBeUndefined();
+
+    expect(await generate()).toEqual({ opened: 0, refreshed: 0, today: TODAY });
+    expect(await stats()).toEqual({ PENDING: 2, CALLED: 0, RESOLVED: 0 });
+
+    // A day later the open calls' figures follow the calendar; still no second call.
+    t.clock.set(at('2026-03-11'));
+    expect(await generate()).toEqual({ opened: 1, refreshed: 2, today: '2026-03-11' }); // dueToday is now one day overdue
+    expect(await openCallOf(a.customerid)).toMatchObject({ daysoverdue: 60 });
+    expect(await openCallOf(dueToday.customerid)).toMatchObject({ daysoverdue: 1, amountinarrears: 45000 });
+  });
+
+  it('never opens two calls for one deal, even when generation runs on several instances at once', async () => {
+    const customers = [];
+    for (let i = 0; i < 5; i++) customers.push(await customerFrom('2026-02-15'));
+    const runs = await Promise.all(Array.from({ length: 4 }, () => generate()));
+    expect(runs.reduce((sum, r) => sum + r.opened, 0)).toBe(5);
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM collection_calls WHERE customer_id = ANY($1) AND status <> 'RESOLVED'`, [customers.map((c) => c.customerid)]);
+    expect(n).toBe(5);
+  });
+
+  it('moves a call only PENDING → CALLED → RESOLVED, keeping notes and the promise to pay; 409 for anything else', async () => {
+    const c = await customerFrom('2026-02-20');
+    await generate();
+    const call = (await openCallOf(c.customerid))!;
+    const update = (body: object) => post('update', { callid: call.callid, notes: 'note', ...body });
+
+    expect((await update({ status: 'RESOLVED' }).expect(409)).body).toEqual({ message: `Call ${call.callid} is PENDING; it can only move to CALLED, not to RESOLVED.` });
+    expect((await update({ status: 'PENDING' }).expect(409)).body.message).toContain('it can only move to CALLED');
+    expect((await update({ status: 'CALLED', promisedate: '2026-03-09' }).expect(400)).body).toEqual({ message: 'promisedate 2026-03-09 is before today (2026-03-10).' });
+
+    const called = await update({ status: 'CALLED', notes: 'Will pay on Friday', promisedate: '2026-03-13' }).expect(200);
+    expect(called.body).toMatchObject({ callid: call.callid, status: 'CALLED', notes: 'Will pay on Friday', promisedate: '2026-03-13', calledat: expect.any(String), resolvedat: null });
+    expect((await update({ status: 'CALLED' }).expect(409)).body.message).toBe(`Call ${call.callid} is CALLED; it can only move to RESOLVED, not to CALLED.`);
+    await update({ status: 'PENDING' }).expect(409);
+
+    const resolved = await update({ status: 'RESOLVED', notes: 'Customer returned the phone to the shop' }).expect(200);
+    expect(resolved.body).toMatchObject({ status: 'RESOLVED', resolution: 'COLLECTOR', promisedate: '2026-03-13', notes: 'Customer returned the phone to the shop', resolvedat: expect.any(String) });
+    for (const status of ['PENDING', 'CALLED', 'RESOLVED']) {
+      expect((await update({ status }).expect(409)).body.message).toBe(`Call ${call.callid} is RESOLVED; it can no longer change, not to ${status}.`);
+    }
+
+    // Still overdue: the next run opens a new call for the deal.
+    const again = await generate();
+    expect(again.opened).toBeGreaterThanOrEqual(1);
+    expect((await openCallOf(c.customerid))!.callid).not.toBe(call.callid);
+  });
+
+  it('refuses bad updates: 404 unknown call, 400 bad status, missing notes or bad date', async () => {
+    expect((await post('update', { callid: 987654, status: 'CALLED', notes: 'x' }).expect(404)).body).toEqual({ message: 'Call 987654 not found.' });
+    expect((await post('update', { callid: 1, status: 'DONE', notes: 'x' }).expect(400)).body.message).toContain('status must be one of PENDING, CALLED, RESOLVED');
+    expect((await post('update', { callid: 1, status: 'CALLED' }).expect(400)).body.message).toContain('notes');
+    expect((await post('update', { callid: 1, status: 'CALLED', notes: 'x', promisedate: '2026-02-30' }).expect(400)).body.message).toContain('promisedate must be a real calendar date');
+    expect((await post('update', { callid: 1, status: 'CALLED', notes: 'x', extra: 1 }).expect(400)).body.message).toContain('property extra should not exist');
+  });
+
+  it('resolves the open call when a payment brings the deal up to date, not before', async () => {
+    const c = await customerFrom('2026-02-01');
+    await generate();
+    const call = (await openCallOf(c.customerid))!;
+    await pay(c.customerid, 1500); // one more day: paid up to 2026-02-02, still overdue
+    expect(await openCallOf(c.customerid)).toMatchObject({ callid: call.callid, status: 'PENDING' });
+    await post('update', { callid: call.callid, status: 'CALLED', notes: 'Promised to pay today' }).expect(200);
+    await pay(c.customerid, 90000); // paid up to 2026-04-03
+    expect(await openCallOf(c.customerid)).toBeUndefined();
+    const closed = (await calls()).find((x) => x.callid === call.callid)!;
+    expect(closed).toMatchObject({ status: 'RESOLVED', resolution: 'PAYMENT', notes: 'Promised to pay today' });
+    expect((await generate()).opened).toBe(0);
+  });
+
+  it('resolves the open call when bonus days bring the deal up to date', async () => {
+    const c = await customerFrom('2026-03-05');
+    await generate();
+    expect(await openCallOf(c.customerid)).toBeDefined();
+    await t.http.post('/finance/customers/bonus').set('x-access-token', operator).send({ customerid: c.customerid, days: 10 }).expect(200);
+    expect(await openCallOf(c.customerid)).toBeUndefined();
+    expect((await calls()).find((x) => x.customerid === c.customerid)).toMatchObject({ status: 'RESOLVED', resolution: 'BONUS_DAYS' });
+  });
+
+  it('assigns open calls to active collectors and lists them by assignee', async () => {
+    const c = await customerFrom('2026-02-25');
+    await generate();
+    const call = (await openCallOf(c.customerid))!;
+    const other = await t.user(Role.COLLECTOR);
+    const assigned = await post('assign', { callid: call.callid, userid: other.id }).expect(200);
+    expect(assigned.body).toMatchObject({ callid: call.callid, assignedto: other.id, status: 'PENDING' });
+    const mine = await calls(`assignedto=${other.id}`);
+    expect(mine.map((x) => x.callid)).toEqual([call.callid]);
+
+    const op = await t.user(Role.OPERATOR);
+    expect((await post('assign', { callid: call.callid, userid: op.id }).expect(409)).body).toEqual({ message: `User ${op.id} is not an active collector.` });
+    expect((await post('assign', { callid: call.callid, userid: 987654 }).expect(404)).body).toEqual({ message: 'User 987654 not found.' });
+    expect((await post('assign', { callid: 987654, userid: other.id }).expect(404)).body).toEqual({ message: 'Call 987654 not found.' });
+    await t.http.post('/finance/users/disable').set('x-access-token', await t.token(Role.ADMIN)).send({ id: other.id }).expect(200);
+    await post('assign', { callid: call.callid, userid: other.id }).expect(409);
+
+    await post('update', { callid: call.callid, status: 'CALLED', notes: 'x' }).expect(200);
+    await post('update', { callid: call.callid, status: 'RESOLVED', notes: 'x' }).expect(200);
+    expect((await post('assign', { callid: call.callid, userid: collector.id }).expect(409)).body).toEqual({ message: `Call ${call.callid} is resolved.` });
+    await post('assign', { callid: call.callid, userid: 'me' }).expect(400);
+  });
+
+  it('lists calls paged with filters, and counts them by status with all three keys', async () => {
+    const all = await t.http.get('/finance/collections/calls?page=1&limit=2').set('x-access-token', collector.token).expect(200);
+    expect(all.body).toMatchObject({ page: 1, limit: 2, total: expect.any(Number) });
+    expect(all.body.items.length).toBeLessThanOrEqual(2);
+    const counts = await stats();
+    expect(Object.keys(counts).sort()).toEqual(['CALLED', 'PENDING', 'RESOLVED']);
+    const [{ n }] = await t.db.query('SELECT count(*)::int AS n FROM collection_calls');
+    expect(counts.PENDING + counts.CALLED + counts.RESOLVED).toBe(n);
+    expect((await calls('status=RESOLVED&limit=100')).every((x) => x.status === 'RESOLVED')).toBe(true);
+    await t.http.get('/finance/collections/calls?status=OPEN').set('x-access-token', collector.token).expect(400);
+    await t.http.get('/finance/collections/calls?assignedto=x').set('x-access-token', collector.token).expect(400);
+  });
+
+  it('is for COLLECTOR and ADMIN: 401 without a token, 403 for OPERATOR and PROVIDER', async () => {
+    expect((await t.http.get('/finance/collections/stats').expect(401)).body).toEqual({ message: 'No token provided.' });
+    for (const role of [Role.OPERATOR, Role.PROVIDER]) {
+      const token = await t.token(role);
+      expect((await t.http.get('/finance/collections/stats').set('x-access-token', token).expect(403)).body).toEqual({ message: 'Forbidden.' });
+      await post('generate', {}, token).expect(403);
+      await post('update', { callid: 1, status: 'CALLED', notes: 'x' }, token).expect(403);
+    }
+    await post('generate', {}, await t.token(Role.ADMIN)).expect(200);
+  });
+});
