@@ -1,6 +1,7 @@
 // npm run bench: measures the service against the raw node+pg baseline on this machine.
 // Env: BENCH_CUSTOMERS (default 100000), BENCH_SECONDS (per run, default 10), BENCH_CONNECTIONS (default 8,32,64),
-// BENCH_SCENARIOS (default all: callback,load,register,read,summary), BENCH_DATABASE_URL (else an embedded PostgreSQL).
+// BENCH_SCENARIOS (default all: callback,load,register,read,summary), BENCH_DATABASE_URL (else an embedded PostgreSQL),
+// BENCH_PROFILE=1 (write a CPU profile of the service to bench/profiles/), BENCH_RAW=0 (skip the raw baseline).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -89,7 +90,8 @@ async function main() {
   try {
     // the service and its data
     const port = await freePort();
-    serviceProc = startProcess(process.execPath, ['dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20' });
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`] : [];
+    serviceProc = startProcess(process.execPath, [...profile, 'dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20' });
     service.url = `http://127.0.0.1:${port}`;
     await waitFor(`${service.url}/health`).catch((e) => { throw new Error(`${e.message}: ${serviceProc.err()}`); });
     const dealid = await seed(db.url, CUSTOMERS);
@@ -107,25 +109,27 @@ async function main() {
     for (const name of SCENARIOS) for (const c of CONNECTIONS) results.push(await measure(name, c, scenarios[name]()));
     await serviceProc.stop();
 
-    // the raw baseline, in its own database on the same server
-    const admin_ = new pg.Client({ connectionString: db.url.replace(/\/[^/]+$/, '/postgres') });
-    admin_.on('error', () => undefined);
-    await admin_.connect();
-    await admin_.query('DROP DATABASE IF EXISTS payg_bench_raw');
-    await admin_.query('CREATE DATABASE payg_bench_raw');
-    await admin_.end();
-    const rawUrl = db.url.replace(/\/[^/]+$/, '/payg_bench_raw');
-    const rawScript = join(ROOT, 'bench', '.raw-callback.mjs');
-    copyFileSync(join(ROOT, '..', 'shared', 'bench', 'raw-callback.mjs'), rawScript); // resolved against this project's node_modules
-    await new Promise((resolve, reject) => spawn(process.execPath, [rawScript, 'seed', String(CUSTOMERS)], { env: { PATH: process.env.PATH, DATABASE_URL: rawUrl }, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error('raw seed failed')))));
-    const rawPort = await freePort();
-    rawProc = startProcess(process.execPath, [rawScript], { DATABASE_URL: rawUrl, PORT: String(rawPort), SECRET });
-    await new Promise((r) => setTimeout(r, 1000));
-    for (const c of CONNECTIONS) {
-      results.push(await measure('raw-callback', c, { url: `http://127.0.0.1:${rawPort}`, requests: [{ setupRequest: (r) => ({ ...r, ...post('/', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] }));
+    if (process.env.BENCH_RAW !== '0') {
+      // the raw baseline, in its own database on the same server
+      const admin_ = new pg.Client({ connectionString: db.url.replace(/\/[^/]+$/, '/postgres') });
+      admin_.on('error', () => undefined);
+      await admin_.connect();
+      await admin_.query('DROP DATABASE IF EXISTS payg_bench_raw');
+      await admin_.query('CREATE DATABASE payg_bench_raw');
+      await admin_.end();
+      const rawUrl = db.url.replace(/\/[^/]+$/, '/payg_bench_raw');
+      const rawScript = join(ROOT, 'bench', '.raw-callback.mjs');
+      copyFileSync(join(ROOT, '..', 'shared', 'bench', 'raw-callback.mjs'), rawScript); // resolved against this project's node_modules
+      await new Promise((resolve, reject) => spawn(process.execPath, [rawScript, 'seed', String(CUSTOMERS)], { env: { PATH: process.env.PATH, DATABASE_URL: rawUrl }, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error('raw seed failed')))));
+      const rawPort = await freePort();
+      rawProc = startProcess(process.execPath, [rawScript], { DATABASE_URL: rawUrl, PORT: String(rawPort), SECRET });
+      await new Promise((r) => setTimeout(r, 1000));
+      for (const c of CONNECTIONS) {
+        results.push(await measure('raw-callback', c, { url: `http://127.0.0.1:${rawPort}`, requests: [{ setupRequest: (r) => ({ ...r, ...post('/', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] }));
+      }
+      await rawProc.stop();
+      rmSync(rawScript, { force: true });
     }
-    await rawProc.stop();
-    rmSync(rawScript, { force: true });
   } finally {
     await serviceProc?.stop();
     await rawProc?.stop();

@@ -52,15 +52,6 @@ export class LedgerService {
     }
   }
 
-  /** For notifications that may already be in the ledger (a cashier loaded it by hand): null when it is. */
-  async recordIfAbsent(
-    em: EntityManager,
-    entry: { customerId: number; customerDealId: number; amount: Money; reference: string; narration: string; type: PaymentType; createdBy: number | null },
-  ): Promise<PaymentView | null> {
-    const row = await this.ledger.appendIfAbsent(em, { ...entry, amount: entry.amount.toFixed() });
-    return row ? LedgerService.view(row) : null;
-  }
-
   async recent(customerId: number, limit: number): Promise<PaymentView[]> {
     return (await this.ledger.recent(customerId, limit)).map(LedgerService.view);
   }

@@ -38,18 +38,6 @@ export class LedgerRepository {
     return rows[0];
   }
 
-  /** Appends the row unless the reference is already in the ledger; null then. */
-  async appendIfAbsent(em: EntityManager, entry: NewLedgerEntry): Promise<LedgerRow | null> {
-    const rows = (await em.query(
-      `INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (reference) DO NOTHING
-       RETURNING id, customer_id, amount, reference, narration, type, created_at`,
-      [entry.customerId, entry.customerDealId, entry.amount, entry.reference, entry.narration, entry.type, entry.createdBy],
-    )) as LedgerRow[];
-    return rows[0] ?? null;
-  }
-
   recent(customerId: number, limit: number): Promise<LedgerRow[]> {
     return this.dataSource.query(
       `SELECT id, customer_id, amount, reference, narration, type, created_at

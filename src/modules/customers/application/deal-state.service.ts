@@ -4,13 +4,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
 import { conflict } from '../../../common/errors/domain-error.js';
 import { Money } from '../../../common/money/money.js';
-import { LedgerService, PaymentView } from '../../accounts/application/ledger.service.js';
+import { LedgerService, PaymentView, referenceUsed } from '../../accounts/application/ledger.service.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
 import { CommandView, DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
 import { commandForState, commandForTransition, DeviceAction, DeviceRef } from '../../device-commands/domain/device-command.js';
 import { customerNotFound } from '../domain/customer.js';
 import { applyPayment, ContractTerms, DealState, DealStatus, stateFromAmountPaid } from '../domain/credit-policy.js';
-import { CustomerDealRow, CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
+import { CustomerDealRow, CustomerDealsRepository, DealStateUpdate } from '../infrastructure/customer-deals.repository.js';
 import { CustomerDealView } from './customer-views.js';
 import { CustomersService } from './customers.service.js';
 import { DealEvents } from './deal-events.js';
@@ -35,6 +35,10 @@ export interface CreditResult {
 
 export function termsOf(row: CustomerDealRow): ContractTerms {
   return { totalamount: Money.of(row.totalamount), monthly: Money.of(row.monthly), depositpaid: Money.of(row.depositpaid), startdate: row.startdate };
+}
+
+function stateUpdate(after: DealState, bonusdays: number): DealStateUpdate {
+  return { status: after.status, amountpaid: after.amountpaid.toFixed(), balance: after.balance.toFixed(), overpaid: after.overpaid.toFixed(), bonusdays, nextpaymentdate: after.nextpaymentdate };
 }
 
 export function stateOf(row: CustomerDealRow): DealState {
@@ -77,7 +81,6 @@ export class DealStateService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly customerDeals: CustomerDealsRepository,
-    private readonly ledger: LedgerService,
     private readonly customers: CustomersService,
     private readonly commands: DeviceCommandsService,
     private readonly events: DealEvents,
@@ -91,14 +94,12 @@ export class DealStateService {
 
   /** Writes the new state, tells the device what changed, and lets other modules react. */
   private async save(em: EntityManager, row: CustomerDealRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction): Promise<CustomerDealView> {
-    await this.customerDeals.update(em, row.id, {
-      status: after.status,
-      amountpaid: after.amountpaid.toFixed(),
-      balance: after.balance.toFixed(),
-      overpaid: after.overpaid.toFixed(),
-      bonusdays,
-      nextpaymentdate: after.nextpaymentdate,
-    });
+    await this.customerDeals.update(em, row.id, stateUpdate(after, bonusdays));
+    return this.changed(em, row, after, bonusdays, reason, by, forced);
+  }
+
+  /** After the new state is written: the device command it calls for, and the other modules' reactions. */
+  private async changed(em: EntityManager, row: CustomerDealRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction): Promise<CustomerDealView> {
     const action = forced ?? commandForTransition(row, after);
     if (action) {
       await this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: after.nextpaymentdate, reason, createdBy: by });
@@ -107,15 +108,22 @@ export class DealStateService {
     return dealViewOf(row, after, bonusdays);
   }
 
+  /**
+   * Records a payment and applies the credit policy under the deal's row lock. The ledger row and
+   * the new state go in with one statement; a reference already in the ledger is a 409, or, for
+   * notifications (skipIfRecorded), a quiet "nothing changed".
+   */
   async credit(em: EntityManager, input: CreditInput): Promise<CreditResult> {
     const row = await this.lock(em, input.customerId);
-    const { skipIfRecorded, ...fields } = input;
-    const entry = { ...fields, customerDealId: row.id };
-    const payment = skipIfRecorded ? await this.ledger.recordIfAbsent(em, entry) : await this.ledger.record(em, entry);
-    if (!payment) return { payment, before: row.status, deal: dealViewOf(row) };
     const after = applyPayment(termsOf(row), stateOf(row), input.amount, row.bonusdays, this.customers.today(), row.status === DealStatus.REPOSSESSED);
-    const deal = await this.save(em, row, after, row.bonusdays, `payment ${input.reference}`, input.createdBy);
-    return { payment, before: row.status, deal };
+    const entry = { customerId: input.customerId, customerDealId: row.id, amount: input.amount.toFixed(), reference: input.reference, narration: input.narration, type: input.type, createdBy: input.createdBy };
+    const recorded = await this.customerDeals.recordPayment(em, entry, stateUpdate(after, row.bonusdays));
+    if (!recorded) {
+      if (input.skipIfRecorded) return { payment: null, before: row.status, deal: dealViewOf(row) };
+      throw referenceUsed(input.reference);
+    }
+    const deal = await this.changed(em, row, after, row.bonusdays, `payment ${input.reference}`, input.createdBy);
+    return { payment: LedgerService.view(recorded), before: row.status, deal };
   }
 
   /** Bonus days extend the paid-up date, never touch the balance, and are recorded with who granted them. */
