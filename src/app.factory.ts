@@ -3,7 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
-import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { AllExceptionsFilter, databaseProbe } from './common/errors/all-exceptions.filter.js';
 import { requestId } from './common/logging/logging.js';
 import { Clock } from './common/time/clock.js';
 import { StrictValidationPipe } from './common/validation/validation.pipe.js';
@@ -32,11 +32,12 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   });
   app.useLogger(app.get(Logger));
   app.useGlobalPipes(new StrictValidationPipe());
-  app.useGlobalFilters(new AllExceptionsFilter());
+  const dataSource = app.get(DataSource);
+  app.useGlobalFilters(new AllExceptionsFilter(databaseProbe(() => dataSource.query('SELECT 1'))));
   // Keep parsing `application/json` only: Fastify's default text/plain parser would let raw text reach handlers.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
   setUpSwagger(app, config);
-  await runMigrations(app.get(DataSource));
+  await runMigrations(dataSource);
   await app.init();
   return app;
 }

@@ -13,7 +13,8 @@ export interface Instance {
 }
 
 /** Starts the built service (npm test builds first) as its own process on a given database. */
-export async function startInstance(databaseUrl: string, env: Record<string, string> = {}): Promise<Instance> {
+export async function startInstance(databaseUrl: string, env: Record<string, string> = {}, options: { outputLimit?: number } = {}): Promise<Instance> {
+  const limit = options.outputLimit ?? 20_000;
   const port = await freePort();
   let output = '';
   const proc = spawn(process.execPath, ['dist/src/main.js'], {
@@ -32,8 +33,8 @@ export async function startInstance(databaseUrl: string, env: Record<string, str
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  proc.stdout!.on('data', (d) => (output = (output + String(d)).slice(-20_000)));
-  proc.stderr!.on('data', (d) => (output = (output + String(d)).slice(-20_000)));
+  proc.stdout!.on('data', (d) => (output = (output + String(d)).slice(-limit)));
+  proc.stderr!.on('data', (d) => (output = (output + String(d)).slice(-limit)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

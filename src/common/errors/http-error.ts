@@ -48,10 +48,17 @@ const PARSER_ERRORS: Record<string, { status: number; message: string }> = {
 /** PostgreSQL / driver failures that mean "the database is unreachable", not "the request is wrong". */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+/**
+ * TypeORM's names for "the connection went away under this request": when the server ends a session
+ * (57P01 on shutdown, a dropped socket), the query runner releases its connection on the error, and
+ * the next statement of the same transaction (its COMMIT included) throws QueryRunner(Provider)AlreadyReleasedError.
+ */
+const UNAVAILABLE_ERROR_NAMES = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError', 'ConnectionIsNotSetError']);
 const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not established|terminating connection|the database system is (starting up|shutting down|in recovery mode)|Query read timeout/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (UNAVAILABLE_ERROR_NAMES.has(error.name)) return true;
   const code = (error as { code?: string }).code ?? (error as { driverError?: { code?: string } }).driverError?.code;
   if (code && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) return true;
   return UNAVAILABLE_TEXT.test(error.message);
