@@ -1,9 +1,12 @@
 import { NestFactory } from '@nestjs/core';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
-import { AllExceptionsFilter, databaseProbe } from './common/errors/all-exceptions.filter.js';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { requestId } from './common/logging/logging.js';
 import { Clock } from './common/time/clock.js';
 import { StrictValidationPipe } from './common/validation/validation.pipe.js';
@@ -12,6 +15,28 @@ import { runMigrations } from './database/migrate.js';
 import { setUpSwagger } from './swagger.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
+export const MAX_PARAM_LENGTH = 200;
+
+function frameworkError(error: { code?: string }): { status: number; message: string } {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status: 400, message: `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.` };
+  return { status: 400, message: 'Malformed URL.' };
+}
+
+/** Fastify's clientError answer (431 for headers over 16 kB, 408, 400) with a `{message}` body. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request line and headers are larger than the 16 kB limit.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timed out.']
+        : [400, 'Malformed HTTP request.'];
+  const body = JSON.stringify({ message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
 
 /**
  * Builds the whole service, applies pending migrations and initialises it, without listening.
@@ -24,16 +49,24 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
     // JSON only; Fastify answers 415 for anything else and refuses __proto__/constructor keys.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router and the HTTP parser answer before any handler runs get the same `{message}` body.
+    frameworkErrors: (error: { code?: string }, _request: FastifyRequest, reply: FastifyReply) => {
+      const { status, message } = frameworkError(error);
+      void reply.code(status).send({ message });
+    },
+    clientErrorHandler: answerClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
+    // Nest would add an application/x-www-form-urlencoded parser; Fastify's own application/json parser is the only one kept.
+    bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.useGlobalPipes(new StrictValidationPipe());
   const dataSource = app.get(DataSource);
-  app.useGlobalFilters(new AllExceptionsFilter(databaseProbe(() => dataSource.query('SELECT 1'))));
+  app.useGlobalFilters(new AllExceptionsFilter());
   // Keep parsing `application/json` only: Fastify's default text/plain parser would let raw text reach handlers.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
   setUpSwagger(app, config);

@@ -59,6 +59,22 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'GET /finance/device/commands': [ADMIN, OPERATOR],
 
   'POST /finance/contracts/repossess': [ADMIN, OPERATOR],
+
+  'POST /finance/inventory/add': [ADMIN, OPERATOR],
+  'POST /finance/inventory/details': [ADMIN, OPERATOR],
+  'POST /finance/inventory/adjust': [ADMIN, OPERATOR],
+  'GET /finance/inventory': [ADMIN, OPERATOR],
+
+  'POST /finance/collections/generate': [ADMIN, COLLECTOR],
+  'GET /finance/collections/calls': [ADMIN, COLLECTOR],
+  'POST /finance/collections/assign': [ADMIN, COLLECTOR],
+  'POST /finance/collections/update': [ADMIN, COLLECTOR],
+  'GET /finance/collections/stats': [ADMIN, COLLECTOR],
+
+  'GET /finance/reports/portfolio': [ADMIN, OPERATOR],
+
+  'POST /finance/feedback/create': [ADMIN, OPERATOR, COLLECTOR],
+  'GET /finance/feedback': [ADMIN, OPERATOR, COLLECTOR],
 };
 
 interface Fixtures {
@@ -82,6 +98,8 @@ interface Req {
 }
 
 const unique = () => randomBytes(5).toString('hex');
+/** An id no record has: the call passes the guard and is answered 404 on its merits. */
+const NO_SUCH_ID = 2_000_000_000;
 
 /**
  * A plausible request per route, so that an allowed role gets past validation where it can. Pure:
@@ -139,6 +157,22 @@ const PLAUSIBLE: Record<string, (f: Fixtures, role: Role) => Req> = {
   'POST /finance/contracts/repossess': (f) => ({
     body: { customerid: f.repossessCustomerid, reason: 'Role matrix: customer unreachable.' },
   }),
+  'POST /finance/inventory/add': () => ({
+    body: { itemname: `Matrix phone ${unique()}`, quantity: 3, unitcost: 45000, supplier: 'Matrix supplies' },
+  }),
+  'POST /finance/inventory/details': () => ({ body: { itemid: NO_SUCH_ID } }),
+  'POST /finance/inventory/adjust': () => ({ body: { itemid: NO_SUCH_ID, delta: 1, reason: 'Role matrix' } }),
+  'GET /finance/inventory': () => ({ query: { page: 1, limit: 5 } }),
+  'GET /finance/collections/calls': () => ({ query: { page: 1, limit: 5, status: 'PENDING' } }),
+  'POST /finance/collections/assign': (f) => ({ body: { callid: NO_SUCH_ID, userid: f.disableUserId } }),
+  'POST /finance/collections/update': () => ({
+    body: { callid: NO_SUCH_ID, status: 'CALLED', notes: 'Role matrix: no answer.' },
+  }),
+  'GET /finance/reports/portfolio': () => ({ query: { startdate: '2026-01-01', enddate: '2026-01-15' } }),
+  'POST /finance/feedback/create': (f) => ({
+    body: { customerid: f.customerid, message: 'Role matrix: the lamp flickers.', category: 'DEVICE' },
+  }),
+  'GET /finance/feedback': (f) => ({ query: { page: 1, limit: 5, customerid: f.customerid } }),
 };
 
 const ROWS = Object.entries(ROLE_TABLE);

@@ -5,12 +5,16 @@ import { Transform } from 'class-transformer';
 /** Query strings arrive as text: turn "2" into 2 and leave anything else for the validator to refuse. */
 export const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
+/** Far beyond any real listing, and small enough that (page − 1) × limit stays a safe integer offset. */
+export const MAX_PAGE = 1_000_000;
+
 export class PageQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1, description: 'Page number, from 1.' })
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' })
   @IsOptional()
   @Transform(toInt)
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE)
   page: number = 1;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20, description: 'Items per page.' })

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { isValidDate } from '../time/business-date.js';
 
 export const MAX_AMOUNT = 1_000_000_000;
@@ -19,12 +19,30 @@ const doc = (options: FieldOptions, extra: Record<string, unknown>) =>
 
 const optional = (options: FieldOptions) => (options.optional ? [IsOptional()] : []);
 
+/**
+ * A finite JSON number written with at most 2 decimals. Read through its shortest decimal form, so
+ * 0.1 passes and 1e-7 or 0.005 do not (class-validator's maxDecimalPlaces throws on exponent forms).
+ */
+export function isMoneyNumber(value: unknown): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  const written = /^-?\d+(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value));
+  if (!written) return false;
+  const [, fraction = '', exponent = '0'] = written;
+  return fraction.length - Number(exponent) <= 2;
+}
+
 /** An amount of money: a JSON number > 0 and ≤ 1,000,000,000 with at most 2 decimals. */
 export function MoneyField(options: FieldOptions & { allowZero?: boolean } = {}) {
   return applyDecorators(
     doc(options, { type: Number, minimum: options.allowZero ? 0 : 0.01, maximum: MAX_AMOUNT, example: options.example ?? 1500 }),
     ...optional(options),
-    IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: ({ property }) => `${property} must be a number with at most 2 decimal places` }),
+    ValidateBy({
+      name: 'isMoney',
+      validator: {
+        validate: isMoneyNumber,
+        defaultMessage: (args) => `${args?.property} must be a number with at most 2 decimal places`,
+      },
+    }),
     Min(options.allowZero ? 0 : 0.01, { message: ({ property }) => (options.allowZero ? `${property} must not be negative` : `${property} must be a positive number`) }),
     Max(MAX_AMOUNT, { message: ({ property }) => `${property} must not exceed ${MAX_AMOUNT}` }),
   );

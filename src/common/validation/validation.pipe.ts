@@ -1,4 +1,4 @@
-import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 
 /** "amount must be a positive number; customerid must be an integer": one message naming every bad field. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -9,6 +9,48 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
     );
     return [...own, ...describeValidationErrors(error.children ?? [], path)];
   });
+}
+
+/** Deeper than any request of this interface (the deepest, the provider's callback, has 2 levels). */
+export const MAX_INPUT_DEPTH = 32;
+
+/** Names Object.prototype carries: class-transformer skips such keys silently, so they are refused here. */
+const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * Looks at raw input (a body, a query, a path parameter) before anything copies it, without recursion:
+ * refuses nesting deeper than MAX_INPUT_DEPTH (it would overflow class-transformer's stack), keys that
+ * name Object.prototype members (constructor, toString, …), and text PostgreSQL or the provider cannot
+ * take: the NUL character and lone UTF-16 surrogates. Returns the first problem, or undefined.
+ */
+export function screenInput(value: unknown, root = ''): string | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, path, depth } = stack.pop()!;
+    if (typeof current === 'string') {
+      const problem = textProblem(current);
+      if (problem) return `${path || 'value'} ${problem}`;
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= MAX_INPUT_DEPTH) return `Request is nested more than ${MAX_INPUT_DEPTH} levels deep.`;
+    for (const [key, child] of Object.entries(current)) {
+      const at = Array.isArray(current) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (!Array.isArray(current)) {
+        if (PROTOTYPE_NAMES.has(key)) return `property ${at} should not exist`;
+        const problem = textProblem(key);
+        if (problem) return `a property name ${problem}`;
+      }
+      stack.push({ value: child, path: at, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain the NUL character';
+  if (!text.isWellFormed()) return 'must be well-formed Unicode text (a lone surrogate was found)';
+  return undefined;
 }
 
 /**
@@ -30,6 +72,10 @@ export class StrictValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' || metadata.type === 'query' || metadata.type === 'param') {
+      const problem = screenInput(value, metadata.type === 'param' ? (metadata.data ?? '') : '');
+      if (problem) throw new BadRequestException(problem);
+    }
     if (metadata.type === 'body' && metadata.metatype && this.toValidate(metadata)) {
       if (value === undefined || value === null) value = {};
       if (typeof value !== 'object' || Array.isArray(value)) {
@@ -37,5 +83,19 @@ export class StrictValidationPipe extends ValidationPipe {
       }
     }
     return super.transform(value, metadata);
+  }
+}
+
+/**
+ * For a POST that takes no fields: no body or `{}` passes; anything else is refused like an
+ * unknown field would be, so a client sending the wrong body learns of it instead of being ignored.
+ */
+export class EmptyBodyPipe implements PipeTransform<unknown, Record<string, never>> {
+  transform(value: unknown): Record<string, never> {
+    if (value === undefined) return {};
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new BadRequestException('Request body must be a JSON object.');
+    const keys = Object.keys(value);
+    if (keys.length > 0) throw new BadRequestException(keys.map((key) => `property ${key} should not exist`).join('; '));
+    return {};
   }
 }

@@ -34,7 +34,10 @@ export class AccessGuard extends AuthGuard('jwt') {
   }
 
   override handleRequest<T>(error: unknown, user: T, info: unknown): T {
-    if (user && !error) return user;
+    // A failure while looking the user up (the database unreachable) is not a bad token: let it reach
+    // the error filter, which answers 503, so a caller retries instead of discarding its token.
+    if (error) throw error;
+    if (user) return user;
     if ((info as { name?: string } | undefined)?.name === 'TokenExpiredError') throw new UnauthorizedException(TOKEN_EXPIRED);
     throw new UnauthorizedException(TOKEN_INVALID);
   }

@@ -4,6 +4,7 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { EmptyBodyPipe } from '../../../common/validation/validation.pipe.js';
 import { CollectionsService } from '../application/collections.service.js';
 import {
   AssignCallRequest,
@@ -28,7 +29,7 @@ export class CollectionsController {
     roles: [Role.COLLECTOR],
     response: GenerateCallsResponse,
   })
-  generate(): Promise<GenerateCallsResponse> {
+  generate(@Body(EmptyBodyPipe) _body: Record<string, never>): Promise<GenerateCallsResponse> {
     return this.collections.generate();
   }
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IdField } from '../../../common/validation/fields.js';
 import { Role, STAFF_ROLES } from '../../../common/auth/role.js';
 
 export class CreateUserRequest {
@@ -20,9 +21,7 @@ export class CreateUserRequest {
 }
 
 export class UserIdRequest {
-  @ApiProperty({ example: 2 })
-  @IsInt()
-  @Min(1)
+  @IdField({ example: 2 })
   id: number;
 }
 
