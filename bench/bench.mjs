@@ -1,7 +1,9 @@
 // npm run bench: measures the service against the raw node+pg baseline on this machine.
 // Env: BENCH_CUSTOMERS (default 100000), BENCH_SECONDS (per run, default 10), BENCH_CONNECTIONS (default 8,32,64),
 // BENCH_SCENARIOS (default all: callback,load,register,read,summary), BENCH_DATABASE_URL (else an embedded PostgreSQL),
-// BENCH_PROFILE=1 (write a CPU profile of the service to bench/profiles/), BENCH_RAW=0 (skip the raw baseline).
+// BENCH_PROFILE=1 (write a CPU profile of the service to bench/profiles/), BENCH_RAW=0 (skip the raw baseline),
+// BENCH_RESULTS (where to write the results, default bench/results.json), BENCH_INSTANCES (service processes
+// on the one database, default 1; the load is shared out among them, p50/p99 are the worst instance's).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -17,6 +19,7 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '8,32,64').split(',').map(Number);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'callback,load,register,read,summary').split(',');
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const log = (...a) => console.error(...a);
 
@@ -69,13 +72,17 @@ function startProcess(cmd, args, env) {
   return { proc, err: () => err, stop: () => new Promise((r) => { if (proc.exitCode !== null) return r(); proc.once('exit', r); proc.kill('SIGTERM'); }) };
 }
 
-async function measure(name, connections, opts) {
-  const result = await autocannon({ duration: SECONDS, connections, pipelining: 1, ...opts });
+async function measure(name, connections, opts, urls = [opts.url]) {
+  // several instances: one autocannon per instance, the connections shared out, run side by side
+  const runs = await Promise.all(urls.map((url) => autocannon({ duration: SECONDS, connections: Math.ceil(connections / urls.length), pipelining: 1, ...opts, url })));
+  const sum = (f) => runs.reduce((a, r) => a + f(r), 0);
   const row = {
-    scenario: name, connections, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
-    errors: result.errors + result.timeouts + (result.non2xx ?? 0), requests: result.requests.total,
+    scenario: name, connections, rps: Math.round(sum((r) => r.requests.average)),
+    p50: Math.max(...runs.map((r) => r.latency.p50)), p99: Math.max(...runs.map((r) => r.latency.p99)),
+    errors: sum((r) => r.errors + r.timeouts + (r.non2xx ?? 0)), requests: sum((r) => r.requests.total),
+    ...(urls.length > 1 ? { instances: urls.length } : {}),
   };
-  log(`${name.padEnd(22)} c=${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  errors ${row.errors}`);
+  log(`${name.padEnd(22)} c=${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  errors ${row.errors}${urls.length > 1 ? `  (${urls.length} instances)` : ''}`);
   return row;
 }
 
@@ -85,15 +92,21 @@ const uniqueId = () => `B${process.pid}-${Date.now().toString(36)}-${++counter}`
 async function main() {
   const db = await database();
   const results = [];
-  const service = { url: null };
-  let serviceProc, rawProc;
+  const service = { url: null, urls: [] };
+  const serviceProcs = [];
+  let rawProc;
   try {
     // the service and its data
-    const port = await freePort();
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`] : [];
-    serviceProc = startProcess(process.execPath, [...profile, 'dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20' });
-    service.url = `http://127.0.0.1:${port}`;
-    await waitFor(`${service.url}/health`).catch((e) => { throw new Error(`${e.message}: ${serviceProc.err()}`); });
+    for (let i = 0; i < INSTANCES; i++) {
+      const port = await freePort();
+      const proc = startProcess(process.execPath, [...profile, 'dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20' });
+      serviceProcs.push(proc);
+      const url = `http://127.0.0.1:${port}`;
+      await waitFor(`${url}/health`).catch((e) => { throw new Error(`${e.message}: ${proc.err()}`); });
+      service.urls.push(url);
+    }
+    service.url = service.urls[0];
     const dealid = await seed(db.url, CUSTOMERS);
     const token = (role, id) => jwt.sign({ sub: id, username: 'admin', role, env: 'uat' }, SECRET, { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: '2h' });
     const admin = token('ADMIN', 1);
@@ -106,8 +119,8 @@ async function main() {
       read: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, method: 'GET', path: `/finance/customers/${randomCustomer()}`, headers: { 'x-access-token': admin } }) }] }),
       summary: () => ({ url: service.url, requests: [{ method: 'GET', path: '/finance/customers/status-summary', headers: { 'x-access-token': admin } }] }),
     };
-    for (const name of SCENARIOS) for (const c of CONNECTIONS) results.push(await measure(name, c, scenarios[name]()));
-    await serviceProc.stop();
+    for (const name of SCENARIOS) for (const c of CONNECTIONS) results.push(await measure(name, c, scenarios[name](), service.urls));
+    await Promise.all(serviceProcs.map((p) => p.stop()));
 
     if (process.env.BENCH_RAW !== '0') {
       // the raw baseline, in its own database on the same server
@@ -131,7 +144,7 @@ async function main() {
       rmSync(rawScript, { force: true });
     }
   } finally {
-    await serviceProc?.stop();
+    await Promise.all(serviceProcs.map((p) => p.stop()));
     await rawProc?.stop();
     await db.stop();
   }
@@ -145,7 +158,7 @@ async function main() {
   for (const r of results) console.log(`| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} |`);
   console.log('\ncallback ÷ raw baseline:', ratios.map((r) => `c=${r.connections}: throughput ×${r.throughput}, p99 ×${r.p99}`).join('; '));
   mkdirSync(join(ROOT, 'bench'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify({ date: new Date().toISOString(), customers: CUSTOMERS, seconds: SECONDS, results, ratios }, null, 2) + '\n');
+  writeFileSync(process.env.BENCH_RESULTS ?? join(ROOT, 'bench', 'results.json'), JSON.stringify({ date: new Date().toISOString(), customers: CUSTOMERS, seconds: SECONDS, instances: INSTANCES, results, ratios }, null, 2) + '\n');
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { preparedQuery } from '../../../common/database/prepared-query.js';
 import type { LedgerRow, NewLedgerEntry } from '../../accounts/infrastructure/ledger.repository.js';
 import { DealStatus } from '../domain/credit-policy.js';
 
@@ -51,10 +52,12 @@ export class CustomerDealsRepository {
 
   /** The customer's deal, locked until the transaction ends: every change of money or status goes through here. */
   async lockByCustomerId(customerId: number, em: EntityManager): Promise<CustomerDealRow | null> {
-    const rows = (await em.query(
+    const rows = await preparedQuery<CustomerDealRow>(
+      em,
+      'customer_deal_lock',
       `SELECT ${COLUMNS} FROM customer_deals cd JOIN customers c ON c.id = cd.customer_id WHERE cd.customer_id = $1 FOR UPDATE OF cd`,
       [customerId],
-    )) as CustomerDealRow[];
+    );
     return rows[0] ?? null;
   }
 
@@ -93,7 +96,9 @@ export class CustomerDealsRepository {
    * payment (docs/performance.md).
    */
   async recordPayment(em: EntityManager, entry: NewLedgerEntry, s: DealStateUpdate): Promise<LedgerRow | null> {
-    const rows = (await em.query(
+    const rows = await preparedQuery<LedgerRow>(
+      em,
+      'customer_deal_record_payment',
       `WITH p AS (
          INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -104,7 +109,7 @@ export class CustomerDealsRepository {
          WHERE id = $2 AND EXISTS (SELECT 1 FROM p))
        SELECT * FROM p`,
       [entry.customerId, entry.customerDealId, entry.amount, entry.reference, entry.narration, entry.type, entry.createdBy, s.status, s.amountpaid, s.balance, s.overpaid, s.bonusdays, s.nextpaymentdate],
-    )) as LedgerRow[];
+    );
     return rows[0] ?? null;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../../../common/database/prepared-query.js';
 import { NotificationStatus } from '../domain/mobile-money.js';
 
 export interface NotificationRow {
@@ -26,7 +27,9 @@ export class MobileMoneyRepository {
    * key decides, so concurrent copies wait for the first and then find it.
    */
   async insertOnce(em: EntityManager, n: { id: string; amount: string; tag: string; source: string }): Promise<{ customerId: number | null } | undefined> {
-    const rows = (await em.query(
+    const rows = await preparedQuery<{ customer_id: number | null }>(
+      em,
+      'mobile_money_insert_once',
       `WITH match AS (SELECT id FROM customers WHERE payg = $3)
        INSERT INTO mobile_money_transactions (id, amount, tag, status, customer_id, source, applied_at)
        SELECT $1, $2, $3,
@@ -36,7 +39,7 @@ export class MobileMoneyRepository {
        ON CONFLICT (id) DO NOTHING
        RETURNING customer_id`,
       [n.id, n.amount, n.tag, n.source],
-    )) as Array<{ customer_id: number | null }>;
+    );
     return rows.length ? { customerId: rows[0].customer_id } : undefined;
   }
 
