@@ -11,6 +11,8 @@ import {
   Schema,
 } from './support/routes.js';
 import { startTestApp, TestApp } from './support/test-app.js';
+import { runLedgerVerify } from './support/faults.js';
+import { expectLedgerConsistent } from './support/ledger.js';
 
 /**
  * Hostile input on every route, with an ADMIN token (so the guard lets everything through to the
@@ -887,4 +889,9 @@ describe('Hostile input: every route answers 2xx or a 4xx {message}, never a 5xx
       });
     },
   );
+
+  it('leaves the ledger as the payments imply (npm run ledger:verify exits 0)', async () => {
+    await expectLedgerConsistent(t);
+    expect(await runLedgerVerify(t.databaseUrl)).toEqual({ code: 0, out: expect.stringContaining('"differences":0') });
+  });
 });

