@@ -76,6 +76,9 @@ export const nothingToSync = (customerId: number, date: string) =>
  * deal row is locked, the change applied by the credit policy, and the command that tells the
  * device about it written to the outbox in the same transaction.
  */
+/** A customer's deal row locked for the current transaction (from insertThenLock), to hand to credit(). */
+export type LockedDeal = CustomerDealRow;
+
 @Injectable()
 export class DealStateService {
   constructor(
@@ -113,8 +116,8 @@ export class DealStateService {
    * the new state go in with one statement; a reference already in the ledger is a 409, or, for
    * notifications (skipIfRecorded), a quiet "nothing changed".
    */
-  async credit(em: EntityManager, input: CreditInput): Promise<CreditResult> {
-    const row = await this.lock(em, input.customerId);
+  async credit(em: EntityManager, input: CreditInput, locked?: LockedDeal): Promise<CreditResult> {
+    const row = locked ?? (await this.lock(em, input.customerId));
     const after = applyPayment(termsOf(row), stateOf(row), input.amount, row.bonusdays, this.customers.today(), row.status === DealStatus.REPOSSESSED);
     const entry = { customerId: input.customerId, customerDealId: row.id, amount: input.amount.toFixed(), reference: input.reference, narration: input.narration, type: input.type, createdBy: input.createdBy };
     const recorded = await this.customerDeals.recordPayment(em, entry, stateUpdate(after, row.bonusdays));
@@ -124,6 +127,15 @@ export class DealStateService {
     }
     const deal = await this.changed(em, row, after, row.bonusdays, `payment ${input.reference}`, input.createdBy);
     return { payment: LedgerService.view(recorded), before: row.status, deal };
+  }
+
+  /**
+   * Stores another module's row and locks the deal of the customer it names, in one statement (see
+   * CustomerDealsRepository.insertThenLock); pass the answer's `deal` to credit(). undefined: nothing
+   * was written; `customerId` null: the row names no customer.
+   */
+  insertThenLock(em: EntityManager, name: string, insert: string, values: unknown[]) {
+    return this.customerDeals.insertThenLock(em, name, insert, values);
   }
 
   /** Bonus days extend the paid-up date, never touch the balance, and are recorded with who granted them. */

@@ -6,7 +6,7 @@ import { Money } from '../../../common/money/money.js';
 import { addDays } from '../../../common/time/business-date.js';
 import { checkDateRange } from '../../../common/time/date-range.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
-import { DealStateService } from '../../customers/application/deal-state.service.js';
+import { DealStateService, type LockedDeal } from '../../customers/application/deal-state.service.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import {
   CallbackOutcome,
@@ -69,7 +69,9 @@ export class MobileMoneyService {
   async receive(n: Notification, source: 'CALLBACK' | 'LOOKUP' | 'RECON' = 'CALLBACK'): Promise<CallbackAnswer> {
     const amount = Money.of(n.amount);
     return this.dataSource.transaction(async (em) => {
-      const stored = await this.notifications.insertOnce(em, { id: n.id, amount: amount.toFixed(), tag: n.tag, source });
+      // one statement: the notification stored once and, when its tag is a customer's, that deal locked
+      const insert = this.notifications.insertOnceStatement({ id: n.id, amount: amount.toFixed(), tag: n.tag, source });
+      const stored = await this.credit.insertThenLock(em, insert.name, insert.insert, insert.values);
       if (!stored) {
         const existing = (await this.notifications.find(n.id, em))!;
         checkRepeat(n.id, Money.of(existing.amount), amount);
@@ -78,7 +80,7 @@ export class MobileMoneyService {
       if (stored.customerId === null) {
         return { message: `No customer has PAYG code ${n.tag}; the payment is kept unmatched.`, status: CallbackOutcome.UNMATCHED };
       }
-      const result = await this.creditNotification(em, stored.customerId, n.id, amount, null);
+      const result = await this.creditNotification(em, stored.customerId, n.id, amount, null, stored.deal ?? undefined);
       if (!result) {
         return { message: `Transaction ${n.id} is already in the ledger; nothing changed.`, status: CallbackOutcome.DUPLICATE, customerid: stored.customerId };
       }
@@ -86,7 +88,7 @@ export class MobileMoneyService {
     });
   }
 
-  private async creditNotification(em: EntityManager, customerId: number, id: string, amount: Money, by: number | null) {
+  private async creditNotification(em: EntityManager, customerId: number, id: string, amount: Money, by: number | null, locked?: LockedDeal) {
     const result = await this.credit.credit(em, {
       customerId,
       amount,
@@ -95,7 +97,7 @@ export class MobileMoneyService {
       type: PaymentType.MOBILE_MONEY,
       createdBy: by,
       skipIfRecorded: true,
-    });
+    }, locked);
     return result.payment ? result : null;
   }
 

@@ -17,6 +17,30 @@ export interface NotificationRow {
 
 const COLUMNS = 'id, amount, tag, status, customer_id, source, received_at, applied_at';
 
+export interface NewNotification {
+  id: string;
+  amount: string;
+  tag: string;
+  source: string;
+}
+
+/**
+ * Stores a notification once, matching its tag to a customer's PAYG code in the same statement: a
+ * data-modifying CTE named `src` returning the matched `customer_id` (no row when the id was already
+ * stored: the unique key decides, so concurrent copies wait for the first and then find it).
+ */
+const INSERT_ONCE = `match AS (SELECT id FROM customers WHERE payg = $3),
+  src AS (
+    INSERT INTO mobile_money_transactions (id, amount, tag, status, customer_id, source, applied_at)
+    SELECT $1, $2, $3,
+           CASE WHEN (SELECT id FROM match) IS NULL THEN 'UNMATCHED' ELSE 'APPLIED' END,
+           (SELECT id FROM match), $4,
+           CASE WHEN (SELECT id FROM match) IS NULL THEN NULL ELSE now() END
+    ON CONFLICT (id) DO NOTHING
+    RETURNING customer_id)`;
+
+const insertValues = (n: NewNotification) => [n.id, n.amount, n.tag, n.source];
+
 @Injectable()
 export class MobileMoneyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -26,21 +50,12 @@ export class MobileMoneyRepository {
    * Returns the matched customer (or null), or undefined when the id was already stored: the unique
    * key decides, so concurrent copies wait for the first and then find it.
    */
-  async insertOnce(em: EntityManager, n: { id: string; amount: string; tag: string; source: string }): Promise<{ customerId: number | null } | undefined> {
-    const rows = await preparedQuery<{ customer_id: number | null }>(
-      em,
-      'mobile_money_insert_once',
-      `WITH match AS (SELECT id FROM customers WHERE payg = $3)
-       INSERT INTO mobile_money_transactions (id, amount, tag, status, customer_id, source, applied_at)
-       SELECT $1, $2, $3,
-              CASE WHEN (SELECT id FROM match) IS NULL THEN 'UNMATCHED' ELSE 'APPLIED' END,
-              (SELECT id FROM match), $4,
-              CASE WHEN (SELECT id FROM match) IS NULL THEN NULL ELSE now() END
-       ON CONFLICT (id) DO NOTHING
-       RETURNING customer_id`,
-      [n.id, n.amount, n.tag, n.source],
-    );
-    return rows.length ? { customerId: rows[0].customer_id } : undefined;
+  /**
+   * The statement that stores a notification once (INSERT_ONCE), for the customers module to run
+   * together with the lock of the matched customer's deal.
+   */
+  insertOnceStatement(n: NewNotification): { name: string; insert: string; values: unknown[] } {
+    return { name: 'mobile_money_insert_lock_deal', insert: INSERT_ONCE, values: insertValues(n) };
   }
 
   async find(id: string, em?: EntityManager): Promise<NotificationRow | null> {
