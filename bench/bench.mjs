@@ -4,6 +4,7 @@
 // BENCH_PROFILE=1 (write a CPU profile of the service to bench/profiles/), BENCH_RAW=0 (skip the raw baseline),
 // BENCH_RESULTS (where to write the results, default bench/results.json), BENCH_INSTANCES (service processes
 // on the one database, default 1; the load is shared out among them, p50/p99 are the worst instance's).
+// BENCH_WARMUP (seconds of unrecorded load before each scenario, default 3).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -20,6 +21,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '8,32,64').split(',').map(Number);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'callback,load,register,read,summary').split(',');
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3); // seconds of unrecorded load before each scenario (JIT, pool, caches)
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const log = (...a) => console.error(...a);
 
@@ -69,7 +71,11 @@ function startProcess(cmd, args, env) {
   const proc = spawn(cmd, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (d) => (err = (err + d).slice(-5000)));
-  return { proc, err: () => err, stop: () => new Promise((r) => { if (proc.exitCode !== null) return r(); proc.once('exit', r); proc.kill('SIGTERM'); }) };
+  return { proc, err: () => err, stop: () => new Promise((r) => { if (proc.exitCode !== null || proc.signalCode !== null) return r(); proc.once('exit', r); proc.kill('SIGTERM'); }) };
+}
+
+async function warmUp(connections, opts, urls = [opts.url]) {
+  if (WARMUP > 0) await Promise.all(urls.map((url) => autocannon({ duration: WARMUP, connections: Math.ceil(connections / urls.length), pipelining: 1, ...opts, url })));
 }
 
 async function measure(name, connections, opts, urls = [opts.url]) {
@@ -119,7 +125,10 @@ async function main() {
       read: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, method: 'GET', path: `/finance/customers/${randomCustomer()}`, headers: { 'x-access-token': admin } }) }] }),
       summary: () => ({ url: service.url, requests: [{ method: 'GET', path: '/finance/customers/status-summary', headers: { 'x-access-token': admin } }] }),
     };
-    for (const name of SCENARIOS) for (const c of CONNECTIONS) results.push(await measure(name, c, scenarios[name](), service.urls));
+    for (const name of SCENARIOS) {
+      await warmUp(CONNECTIONS[0], scenarios[name](), service.urls);
+      for (const c of CONNECTIONS) results.push(await measure(name, c, scenarios[name](), service.urls));
+    }
     await Promise.all(serviceProcs.map((p) => p.stop()));
 
     if (process.env.BENCH_RAW !== '0') {
@@ -137,9 +146,9 @@ async function main() {
       const rawPort = await freePort();
       rawProc = startProcess(process.execPath, [rawScript], { DATABASE_URL: rawUrl, PORT: String(rawPort), SECRET });
       await new Promise((r) => setTimeout(r, 1000));
-      for (const c of CONNECTIONS) {
-        results.push(await measure('raw-callback', c, { url: `http://127.0.0.1:${rawPort}`, requests: [{ setupRequest: (r) => ({ ...r, ...post('/', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] }));
-      }
+      const raw = () => ({ url: `http://127.0.0.1:${rawPort}`, requests: [{ setupRequest: (r) => ({ ...r, ...post('/', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] });
+      await warmUp(CONNECTIONS[0], raw());
+      for (const c of CONNECTIONS) results.push(await measure('raw-callback', c, raw()));
       await rawProc.stop();
       rmSync(rawScript, { force: true });
     }
@@ -156,7 +165,7 @@ async function main() {
   }).filter(Boolean);
   console.log('\n| scenario | conns | req/s | p50 ms | p99 ms | errors |\n| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const r of results) console.log(`| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} |`);
-  console.log('\ncallback ÷ raw baseline:', ratios.map((r) => `c=${r.connections}: throughput ×${r.throughput}, p99 ×${r.p99}`).join('; '));
+  console.log('\ncallback ÷ raw baseline:', ratios.length ? ratios.map((r) => `c=${r.connections}: throughput ×${r.throughput}, p99 ×${r.p99}`).join('; ') : 'not measured (BENCH_RAW=0 or no callback scenario)');
   mkdirSync(join(ROOT, 'bench'), { recursive: true });
   writeFileSync(process.env.BENCH_RESULTS ?? join(ROOT, 'bench', 'results.json'), JSON.stringify({ date: new Date().toISOString(), customers: CUSTOMERS, seconds: SECONDS, instances: INSTANCES, results, ratios }, null, 2) + '\n');
 }
