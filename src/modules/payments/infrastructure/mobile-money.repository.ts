@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery } from '../../../common/database/prepared-query.js';
 import { NotificationStatus } from '../domain/mobile-money.js';
 
 export interface NotificationRow {
