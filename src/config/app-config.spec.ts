@@ -27,6 +27,12 @@ describe('loadConfig', () => {
     [{ BUSINESS_TIMEZONE: 'Mars/Olympus' }, 'BUSINESS_TIMEZONE'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+    [{ JWT_EXPIRES_IN: 'abc' }, 'JWT_EXPIRES_IN'],
+    [{ JWT_EXPIRES_IN: '3600' }, 'JWT_EXPIRES_IN'], // jsonwebtoken would read a bare number string as milliseconds
+    [{ CURRENCY: 'dollars' }, 'CURRENCY'],
+    [{ CURRENCY: 'XYZ' }, 'CURRENCY'],
+    [{ OVERDUE_CHECK_MINUTES: '0' }, 'OVERDUE_CHECK_MINUTES'], // the overdue lock runs at least hourly
+    [{ OVERDUE_CHECK_MINUTES: '61' }, 'OVERDUE_CHECK_MINUTES'],
   ])('stops on %p with one line naming %s', (env, name) => {
     const attempt = () => loadConfig({ DATA_DIR: dataDir, ...env });
     expect(attempt).toThrow(ConfigError);
@@ -36,6 +42,12 @@ describe('loadConfig', () => {
       expect((error as Error).message).toContain(name);
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+
+  it('accepts token lifetimes, currencies and check intervals an operator would write', () => {
+    const config = loadConfig({ DATA_DIR: dataDir, JWT_EXPIRES_IN: '12h', CURRENCY: 'KES', OVERDUE_CHECK_MINUTES: '60' });
+    expect(config).toMatchObject({ jwt: { expiresIn: '12h' }, currency: 'KES', overdueCheckMinutes: 60 });
+    expect(loadConfig({ DATA_DIR: dataDir, JWT_EXPIRES_IN: '30m' }).jwt.expiresIn).toBe('30m');
   });
 
   it('refuses production without a JWT_SECRET of at least 32 characters', () => {

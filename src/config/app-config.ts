@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 export type AppEnv = 'production' | 'uat';
 
@@ -26,7 +26,7 @@ class EnvironmentVariables {
   @IsOptional() @IsString() @MinLength(16)
   JWT_SECRET?: string;
 
-  @IsOptional() @IsString() @MinLength(2)
+  @IsOptional() @Matches(/^[1-9]\d{0,6}[smhd]$/, { message: 'JWT_EXPIRES_IN must be a whole number followed by s, m, h or d (for example 24h)' })
   JWT_EXPIRES_IN?: string;
 
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(100000)
@@ -56,13 +56,13 @@ class EnvironmentVariables {
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(100) @Max(60000)
   OUTBOX_POLL_MS?: number;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(1440)
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(60)
   OVERDUE_CHECK_MINUTES?: number;
 
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(10080)
   COLLECTIONS_GENERATE_MINUTES?: number;
 
-  @IsOptional() @IsString() @MinLength(3)
+  @IsOptional() @IsString()
   CURRENCY?: string;
 
   @IsOptional() @IsString()
@@ -133,6 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const appEnv: AppEnv = vars.APP_ENV ?? 'uat';
   if (vars.BUSINESS_TIMEZONE && !isTimeZone(vars.BUSINESS_TIMEZONE)) {
     throw new ConfigError(`Invalid configuration: BUSINESS_TIMEZONE is not a known IANA time zone`);
+  }
+  if (vars.CURRENCY && !Intl.supportedValuesOf('currency').includes(vars.CURRENCY)) {
+    throw new ConfigError('Invalid configuration: CURRENCY must be an ISO 4217 currency code such as UGX or KES');
   }
   if (appEnv === 'production' && (!vars.JWT_SECRET || vars.JWT_SECRET.length < 32)) {
     throw new ConfigError('Invalid configuration: JWT_SECRET must be set to at least 32 characters when APP_ENV=production');

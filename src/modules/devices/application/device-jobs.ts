@@ -33,7 +33,7 @@ export class DeviceJobs implements OnApplicationBootstrap, OnModuleDestroy {
       timer.unref();
       this.timers.push(timer);
     };
-    if (this.config.overdueCheckMinutes > 0) every(this.config.overdueCheckMinutes * 60_000, () => this.lockOverdue(), 'overdue run');
+    every(this.config.overdueCheckMinutes * 60_000, () => this.lockOverdue(), 'overdue run');
     every(60_000, () => this.endTemporaryUnlocks(), 'temporary-unlock run');
   }
 
