@@ -36,7 +36,7 @@ describe('Device locking, bonus days and repossession', () => {
   });
 
   const post = (path: string, body: object, token = operator) => t.http.post(path).set('x-access-token', token).send(body);
-  const commands = async (customerid: number) => (await t.http.get(`/finance/device/commands?customerid=${customerid}`).set('x-access-token', operator).expect(200)).body;
+  const commands = async (customerid: number) => (await t.http.get(`/finance/device/commands?customerid=${customerid}&limit=100`).set('x-access-token', operator).expect(200)).body.items;
   const pay = (customerid: number, amount: number, reference = `P-${Math.random()}`) => post('/finance/payments/load', { customerid, amount, reference, narration: 'cash' }).expect(201);
 
   it('queues UNLOCK with the payment that unlocks, delivers it, and records the delivery', async () => {
@@ -56,6 +56,23 @@ describe('Device locking, bonus days and repossession', () => {
     expect(await commands(c.customerid)).toEqual([]);
     await pay(c.customerid, 539900);
     expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['RELEASE']);
+    // paid off: bonus days would arm the device's lock again, so both routes refuse them; a re-push repeats the release
+    for (const path of ['/finance/device/bonus-days', '/finance/customers/bonus']) {
+      const refused = await post(path, { customerid: c.customerid, days: 5 }).expect(409);
+      expect(refused.body).toEqual({ message: `Customer ${c.customerid}'s deal is paid off: the device is released, no bonus days.` });
+    }
+    const resync = await post('/finance/device/sync-status', { customerid: c.customerid }).expect(200);
+    expect(resync.body.command).toMatchObject({ action: 'RELEASE', status: 'PENDING' });
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['RELEASE', 'RELEASE']);
+  });
+
+  it('registers a deposit of the whole price as paid off and queues RELEASE at once', async () => {
+    const c = await registerCustomer(t, dealid, { deposit: 600000 });
+    const view = (await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator)).body;
+    expect(view.deal).toMatchObject({ status: 'PAID_OFF', balance: 0, amountpaid: 600000, depositpaid: 600000 });
+    expect(await commands(c.customerid)).toEqual([expect.objectContaining({ action: 'RELEASE', status: 'PENDING', reason: 'paid in full at registration' })]);
+    await worker.drain();
+    expect(lock.devices.get(c.imei)).toMatchObject({ action: 'RELEASE', payg: c.payg });
   });
 
   it('locks overdue deals with a moved clock, queues LOCK once even when run twice at once', async () => {
@@ -120,6 +137,14 @@ describe('Device locking, bonus days and repossession', () => {
     expect(lock.devices.get(c.imei)?.action).toBe('LOCK');
     for (const hours of [0, 169, 1.5]) await post('/finance/device/unlock-temp', { customerid: c.customerid, hours }).expect(400);
     await post('/finance/device/unlock-temp', { customerid: 999999, hours: 2 }).expect(404);
+  });
+
+  it('keeps a repossessed device locked: no temporary unlock, nothing queued', async () => {
+    const c = await registerCustomer(t, dealid);
+    await post('/finance/contracts/repossess', { customerid: c.customerid, reason: 'Device recovered' }).expect(200);
+    const refused = await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 2 }).expect(409);
+    expect(refused.body).toEqual({ message: `Customer ${c.customerid}'s deal is repossessed: the device stays locked for good.` });
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['PERMANENT_LOCK']);
   });
 
   it('gives bonus days on both routes: date extended, balance untouched, grant recorded, SYNC queued', async () => {
@@ -196,5 +221,20 @@ describe('Device locking, bonus days and repossession', () => {
     await t.http.get(`/finance/device/commands?customerid=${c.customerid}`).expect(401);
     await t.http.get('/finance/device/commands?customerid=abc').set('x-access-token', operator).expect(400);
     await t.http.get('/finance/device/commands?customerid=999999').set('x-access-token', operator).expect(404);
+  });
+
+  // last: its deal is left unlocked with a date that the overdue test above would lock
+  it('lists a customer’s commands a page at a time, newest first', async () => {
+    const c = await registerCustomer(t, dealid);
+    for (const days of [1, 2, 3]) await post('/finance/device/bonus-days', { customerid: c.customerid, days }).expect(200);
+    const url = `/finance/device/commands?customerid=${c.customerid}`;
+    const first = (await t.http.get(`${url}&limit=2`).set('x-access-token', operator).expect(200)).body;
+    expect(first).toMatchObject({ total: 3, page: 1, limit: 2 });
+    expect(first.items.map((x: { nextpaymentdate: string }) => x.nextpaymentdate)).toEqual(['2026-03-16', '2026-03-13']);
+    const second = (await t.http.get(`${url}&limit=2&page=2`).set('x-access-token', operator).expect(200)).body;
+    expect(second).toMatchObject({ total: 3, page: 2, limit: 2 });
+    expect(second.items.map((x: { nextpaymentdate: string }) => x.nextpaymentdate)).toEqual(['2026-03-11']);
+    expect((await t.http.get(url).set('x-access-token', operator).expect(200)).body).toMatchObject({ total: 3, page: 1, limit: 20 });
+    for (const bad of ['&limit=0', '&limit=101', '&page=0', '&page=x']) await t.http.get(`${url}${bad}`).set('x-access-token', operator).expect(400);
   });
 });

@@ -12,10 +12,12 @@ import { AccountsService } from '../../accounts/application/accounts.service.js'
 import { LedgerService } from '../../accounts/application/ledger.service.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
 import { DealsService } from '../../deals/application/deals.service.js';
+import { DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
+import { DeviceAction } from '../../device-commands/domain/device-command.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
 import { UsersService } from '../../users/application/users.service.js';
 import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage } from '../domain/customer.js';
-import { deriveDealState } from '../domain/credit-policy.js';
+import { DealStatus, deriveDealState } from '../domain/credit-policy.js';
 import { CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
 import { CustomerFilter, CustomersRepository } from '../infrastructure/customers.repository.js';
 import { AccountView, accountView, CustomerView, customerView } from './customer-views.js';
@@ -41,6 +43,7 @@ export class CustomersService {
     private readonly accounts: AccountsService,
     private readonly ledger: LedgerService,
     private readonly deals: DealsService,
+    private readonly commands: DeviceCommandsService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -102,6 +105,11 @@ export class CustomersService {
           type: PaymentType.DEPOSIT,
           createdBy: actor.id,
         });
+        // a deposit of the whole price is a cash sale: the device is released at once
+        if (state.status === DealStatus.PAID_OFF) {
+          const device = { customerId, imei: input.imei, serialnumber: null, payg: input.payg };
+          await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: actor.id });
+        }
         return customerId;
       });
       return { message: 'Customer registered successfully.', customerid: customerid };

@@ -68,6 +68,9 @@ export function dealViewOf(row: CustomerDealRow, state: DealState = stateOf(row)
 }
 
 export const alreadyRepossessed = (customerId: number) => conflict('ALREADY_REPOSSESSED', `Customer ${customerId} is already repossessed.`);
+const repossessedNoUnlock = (customerId: number) =>
+  conflict('DEAL_REPOSSESSED', `Customer ${customerId}'s deal is repossessed: the device stays locked for good.`);
+const paidOffNoBonus = (customerId: number) => conflict('DEAL_PAID_OFF', `Customer ${customerId}'s deal is paid off: the device is released, no bonus days.`);
 export const nothingToSync = (customerId: number, date: string) =>
   conflict('NOTHING_TO_SYNC', `Customer ${customerId}'s next payment date ${date} is not in the future: there is no paid-up state to push.`);
 
@@ -142,6 +145,8 @@ export class DealStateService {
   async grantBonus(em: EntityManager, customerId: number, days: number, actor: AuthUser, route: string): Promise<CustomerDealView> {
     const row = await this.lock(em, customerId);
     if (row.status === DealStatus.REPOSSESSED) throw conflict('DEAL_REPOSSESSED', `Customer ${customerId}'s deal is repossessed: no bonus days.`);
+    // a SYNC with a paid-up date would arm the device's own lock again after its release
+    if (row.status === DealStatus.PAID_OFF) throw paidOffNoBonus(customerId);
     await this.customerDeals.insertBonusGrant(em, row.id, days, actor.id, route);
     const bonusdays = row.bonusdays + days;
     const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), bonusdays, this.customers.today(), false);
@@ -153,16 +158,18 @@ export class DealStateService {
     return this.dataSource.transaction((em) => this.grantBonus(em, customerId, days, actor, route));
   }
 
-  /** Re-pushes the paid-up state; only meaningful while the paid-up date is ahead. */
+  /** Re-pushes the paid-up state (a paid-off deal's release); only meaningful while the paid-up date is ahead. */
   async syncStatus(em: EntityManager, customerId: number, actor: AuthUser): Promise<CommandView> {
     const row = await this.lock(em, customerId);
     if (!(row.nextpaymentdate > this.customers.today()) || row.status === DealStatus.REPOSSESSED) throw nothingToSync(customerId, row.nextpaymentdate);
-    return this.commands.enqueue(em, { device: deviceOf(row), action: DeviceAction.SYNC, nextpaymentdate: row.nextpaymentdate, reason: 'status re-push', createdBy: actor.id });
+    const action = row.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC;
+    return this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: row.nextpaymentdate, reason: 'status re-push', createdBy: actor.id });
   }
 
-  /** Unlocks the device for a while; the deal's status and balance stay as they are. */
+  /** Unlocks the device for a while; the deal's status and balance stay as they are. A repossessed device stays locked. */
   async tempUnlock(em: EntityManager, customerId: number, until: Date, actor: AuthUser): Promise<CommandView> {
     const row = await this.lock(em, customerId);
+    if (row.status === DealStatus.REPOSSESSED) throw repossessedNoUnlock(customerId);
     return this.commands.enqueueTempUnlock(em, {
       device: deviceOf(row),
       action: DeviceAction.TEMP_UNLOCK,

@@ -60,7 +60,7 @@ export class CustomersController {
   @Post('bonus')
   @Endpoint({
     summary: 'Give a customer bonus days (1–365)',
-    description: 'Same as device/bonus-days: nextpaymentdate extended, balance untouched, recorded with who granted them, SYNC queued. A repossessed deal gets none (409).',
+    description: 'Same as device/bonus-days: nextpaymentdate extended, balance untouched, recorded with who granted them, SYNC queued. A repossessed or paid-off deal gets none (409).',
     roles: [Role.OPERATOR],
     response: CustomerBonusResponse,
     errors: [404, 409],

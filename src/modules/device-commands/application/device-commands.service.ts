@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { NewCommand } from '../domain/device-command.js';
+import type { Page } from '../../../common/http/pagination.js';
 import { CommandRow, DeviceCommandsRepository } from '../infrastructure/device-commands.repository.js';
 import { LockPlatform } from '../infrastructure/lock-platform.js';
 
@@ -54,8 +55,9 @@ export class DeviceCommandsService {
     return this.enqueue(em, command);
   }
 
-  async listForCustomer(customerId: number, limit = 100): Promise<CommandView[]> {
-    return (await this.commands.listForCustomer(customerId, limit)).map(commandView);
+  async listForCustomer(customerId: number, page: number, limit: number): Promise<Page<CommandView>> {
+    const [rows, total] = await this.commands.listForCustomer(customerId, page, limit);
+    return { items: rows.map(commandView), total, page, limit };
   }
 
   get platformConfigured(): boolean {

@@ -65,8 +65,13 @@ export class DeviceCommandsRepository {
     );
   }
 
-  listForCustomer(customerId: number, limit: number): Promise<CommandRow[]> {
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM device_commands WHERE customer_id = $1 ORDER BY id DESC LIMIT $2`, [customerId, limit]);
+  /** One page of a customer's commands, newest first, and how many there are. */
+  async listForCustomer(customerId: number, page: number, limit: number): Promise<[CommandRow[], number]> {
+    const [rows, [{ total }]] = await Promise.all([
+      this.dataSource.query(`SELECT ${COLUMNS} FROM device_commands WHERE customer_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [customerId, limit, (page - 1) * limit]),
+      this.dataSource.query('SELECT count(*)::int AS total FROM device_commands WHERE customer_id = $1', [customerId]),
+    ]);
+    return [rows, total];
   }
 
   /** Temporary unlocks whose time is up and whose device has not been told its real state yet, locked. */

@@ -47,8 +47,8 @@ export class DevicesService {
     return { message: 'Deal state queued for the device.', command };
   }
 
-  async commandsOf(customerId: number) {
+  async commandsOf(customerId: number, page: number, limit: number) {
     await this.customers.assertExists(customerId);
-    return this.commands.listForCustomer(customerId);
+    return this.commands.listForCustomer(customerId, page, limit);
   }
 }

@@ -8,7 +8,7 @@ import { DevicesService } from '../application/devices.service.js';
 import {
   BonusDaysRequest,
   BonusResponse,
-  CommandResponse,
+  CommandPageResponse,
   CommandsQuery,
   LockUpdateRequest,
   LockUpdateResponse,
@@ -38,10 +38,10 @@ export class DevicesController {
   @Post('unlock-temp')
   @Endpoint({
     summary: 'Unlock the device for 1–168 hours',
-    description: 'Queues TEMP_UNLOCK with unlockuntil = now + hours. The deal’s status and balance do not change; when the time is up the device’s real state is queued again.',
+    description: 'Queues TEMP_UNLOCK with unlockuntil = now + hours. The deal’s status and balance do not change; when the time is up the device’s real state is queued again. A repossessed device stays locked (409).',
     roles: [Role.OPERATOR],
     response: UnlockTempResponse,
-    errors: [404],
+    errors: [404, 409],
   })
   unlockTemp(@Body() body: UnlockTempRequest, @CurrentUser() user: AuthUser): Promise<UnlockTempResponse> {
     return this.devices.unlockTemp(body.customerid, body.hours, user);
@@ -50,7 +50,7 @@ export class DevicesController {
   @Post('bonus-days')
   @Endpoint({
     summary: 'Give bonus days (1–365)',
-    description: 'Extends nextpaymentdate by the days given without touching the balance; recorded with who granted them; SYNC queued. A repossessed deal gets none (409).',
+    description: 'Extends nextpaymentdate by the days given without touching the balance; recorded with who granted them; SYNC queued. A repossessed or paid-off deal gets none (409).',
     roles: [Role.OPERATOR],
     response: BonusResponse,
     errors: [404, 409],
@@ -62,7 +62,7 @@ export class DevicesController {
   @Post('sync-status')
   @Endpoint({
     summary: 'Re-push the current deal state to the device',
-    description: 'Queues SYNC with the current nextpaymentdate. 409, and nothing queued, when nextpaymentdate is not in the future.',
+    description: 'Queues SYNC with the current nextpaymentdate (RELEASE again for a paid-off deal). 409, and nothing queued, when nextpaymentdate is not in the future or the deal is repossessed.',
     roles: [Role.OPERATOR],
     response: SyncResponse,
     errors: [404, 409],
@@ -72,8 +72,14 @@ export class DevicesController {
   }
 
   @Get('commands')
-  @Endpoint({ summary: 'Commands sent (or waiting) for a customer’s device, newest first', roles: [Role.OPERATOR], response: [CommandResponse], errors: [404] })
-  commands(@Query() query: CommandsQuery): Promise<CommandResponse[]> {
-    return this.devices.commandsOf(query.customerid);
+  @Endpoint({
+    summary: 'Commands sent (or waiting) for a customer’s device, newest first',
+    description: 'Paged: each command with its action, delivery state, attempts and last error. Unknown customer 404.',
+    roles: [Role.OPERATOR],
+    response: CommandPageResponse,
+    errors: [404],
+  })
+  commands(@Query() query: CommandsQuery): Promise<CommandPageResponse> {
+    return this.devices.commandsOf(query.customerid, query.page, query.limit);
   }
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { toInt } from '../../../common/http/pagination.js';
+import { PageQuery, toInt } from '../../../common/http/pagination.js';
 import { IdField, IntField, TextField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
 
@@ -37,7 +37,7 @@ export class SyncStatusRequest {
   customerid: number;
 }
 
-export class CommandsQuery {
+export class CommandsQuery extends PageQuery {
   @ApiProperty({ example: 42 })
   @Transform(toInt)
   @IsInt()
@@ -84,4 +84,11 @@ export class BonusResponse {
 export class SyncResponse {
   @ApiProperty({ example: 'Deal state queued for the device.' }) message: string;
   @ApiProperty({ type: CommandResponse }) command: CommandResponse;
+}
+
+export class CommandPageResponse {
+  @ApiProperty({ type: [CommandResponse] }) items: CommandResponse[];
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 20 }) limit: number;
 }
