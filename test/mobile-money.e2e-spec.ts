@@ -121,6 +121,27 @@ describe('Mobile money', () => {
       await t.http.get('/finance/amlogs/unmatched').set('x-access-token', provider).expect(403);
       expect(await paymentsFor(id)).toBe(1);
     });
+
+    it('keeps a payment that came without a PAYG code as unmatched, for an operator to assign', async () => {
+      const c = await registerCustomer(t, dealid);
+      const [blank, spaces, looked] = [txid(), txid(), txid()];
+      for (const [id, tag] of [[blank, ''], [spaces, '   ']]) {
+        const res = await callback({ id, amount: 45000, tag }).expect(200);
+        expect(res.body).toEqual({ message: 'The payer gave no PAYG code; the payment is kept unmatched.', status: 'UNMATCHED' });
+      }
+      const recon = await t.http.post('/finance/payments/recon').set('x-access-token', operator).send({ reference: blank }).expect(200);
+      expect(recon.body).toEqual({ reference: blank, status: 'UNMATCHED', message: 'The payer gave no PAYG code: assign it to a customer.' });
+      // a provider listing may carry no tag at all for such a payment
+      sim.addTransaction({ id: looked, amount: 500, tag: '', status: 'SUCCESS', timestamp: '2026-03-09T10:00:00Z' });
+      const lookup = await t.http.post('/finance/amlogs/lookup').set('x-access-token', operator).send({ startdate: '2026-03-09', enddate: '2026-03-09' }).expect(200);
+      expect(lookup.body).toMatchObject({ checked: 1, unmatched: 1, applied: 0 });
+      const list = (await t.http.get('/finance/amlogs/unmatched?limit=100').set('x-access-token', operator).expect(200)).body.items;
+      for (const id of [blank, spaces, looked]) expect(list).toContainEqual(expect.objectContaining({ transactionid: id, tag: '' }));
+      await t.http.post('/finance/amlogs/assign').set('x-access-token', operator).send({ transactionid: blank, customerid: c.customerid }).expect(200);
+      expect(await paymentsFor(blank)).toBe(1);
+      expect(await paymentsFor(spaces)).toBe(0);
+      expect((await dealOf(c.customerid)).amountpaid).toBe(105000);
+    });
   });
 
   describe('provider look-up and reconciliation (against the simulator)', () => {

@@ -91,6 +91,16 @@ describe('Manual payments', () => {
     await t.http.post('/finance/payments/recent').set('x-access-token', operator).send({ customerid: 999999, limit: 5 }).expect(404);
     await t.http.post('/finance/payments/recent').set('x-access-token', operator).send({ customerid: c.customerid, limit: 0 }).expect(400);
     await t.http.post('/finance/payments/recent').set('x-access-token', operator).send({ customerid: c.customerid, limit: 101 }).expect(400);
+    await t.http.post('/finance/payments/recent').set('x-access-token', operator).send({ customerid: c.customerid, limit: null }).expect(200);
+  });
+
+  it('gives the 20 newest payments when no limit is sent', async () => {
+    const c = await registerCustomer(t, dealid);
+    for (let i = 1; i <= 21; i++) await load(c.customerid, 100, { reference: `D20-${c.customerid}-${i}` }).expect(201);
+    const res = await t.http.post('/finance/payments/recent').set('x-access-token', operator).send({ customerid: c.customerid }).expect(200);
+    expect(res.body).toHaveLength(20);
+    expect(res.body[0].reference).toBe(`D20-${c.customerid}-21`);
+    expect(res.body[19].reference).toBe(`D20-${c.customerid}-2`);
   });
 
   it('keeps payment rows immutable in the database itself', async () => {

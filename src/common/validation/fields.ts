@@ -58,15 +58,15 @@ export function IntField(min: number, max: number, options: FieldOptions = {}) {
   return applyDecorators(doc(options, { type: Number, minimum: min, maximum: max }), ...optional(options), IsInt(), Min(min), Max(max));
 }
 
-/** Free text: a string, trimmed, not empty, at most `max` characters (255 by default). */
-export function TextField(options: FieldOptions & { max?: number; pattern?: RegExp; patternMessage?: string } = {}) {
+/** Free text: a string, trimmed, not empty (unless `allowEmpty`), at most `max` characters (255 by default). */
+export function TextField(options: FieldOptions & { max?: number; pattern?: RegExp; patternMessage?: string; allowEmpty?: boolean } = {}) {
   const max = options.max ?? 255;
   return applyDecorators(
     doc(options, { type: String, maxLength: max }),
     ...optional(options),
     Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
     IsString(),
-    IsNotEmpty(),
+    ...(options.allowEmpty ? [] : [IsNotEmpty()]),
     MaxLength(max),
     ...(options.pattern ? [Matches(options.pattern, { message: options.patternMessage ?? `$property has an invalid format` })] : []),
   );

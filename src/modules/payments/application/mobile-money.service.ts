@@ -78,7 +78,8 @@ export class MobileMoneyService {
         return { message: `Transaction ${n.id} was already received; nothing changed.`, status: CallbackOutcome.DUPLICATE, ...(existing.customer_id ? { customerid: existing.customer_id } : {}) };
       }
       if (stored.customerId === null) {
-        return { message: `No customer has PAYG code ${n.tag}; the payment is kept unmatched.`, status: CallbackOutcome.UNMATCHED };
+        const why = n.tag ? `No customer has PAYG code ${n.tag}` : 'The payer gave no PAYG code';
+        return { message: `${why}; the payment is kept unmatched.`, status: CallbackOutcome.UNMATCHED };
       }
       const result = await this.creditNotification(em, stored.customerId, n.id, amount, null, stored.deal ?? undefined);
       if (!result) {
@@ -177,10 +178,10 @@ export class MobileMoneyService {
     const local = await this.notifications.find(reference);
     if (local?.status === NotificationStatus.APPLIED) return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'Already credited.' };
     if (local) {
-      const applied = await this.applyMatchable(undefined, local.tag);
+      const applied = local.tag ? await this.applyMatchable(undefined, local.tag) : 0;
       return applied > 0
         ? { reference, status: ReconStatus.APPLIED, message: 'Matched to a customer and credited.' }
-        : { reference, status: ReconStatus.UNMATCHED, message: `No customer has PAYG code ${local.tag} yet.` };
+        : { reference, status: ReconStatus.UNMATCHED, message: local.tag ? `No customer has PAYG code ${local.tag} yet.` : 'The payer gave no PAYG code: assign it to a customer.' };
     }
     if (await this.customers.paymentReferenceUsed(reference)) return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'A payment with this reference is already in the ledger.' };
     const remote = await this.provider.getTransaction(reference);
@@ -192,11 +193,11 @@ export class MobileMoneyService {
   }
 }
 
-/** A provider transaction this service can store: a positive amount in cents, within bounds. */
+/** A provider transaction this service can store: a positive amount in cents, within bounds (an empty tag is kept as unmatched). */
 function isStorable(t: ProviderTransaction): boolean {
   try {
     const amount = Money.of(t.amount);
-    return amount.isPositive() && amount.lte(Money.of(1_000_000_000)) && t.tag.length > 0;
+    return amount.isPositive() && amount.lte(Money.of(1_000_000_000));
   } catch {
     return false;
   }

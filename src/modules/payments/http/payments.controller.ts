@@ -33,7 +33,7 @@ export class PaymentsController {
   @Post('recent')
   @Endpoint({ summary: 'Recent payments of a customer, newest first', roles: [Role.OPERATOR, Role.COLLECTOR], response: [PaymentResponse], errors: [404] })
   recent(@Body() body: RecentPaymentsRequest): Promise<PaymentResponse[]> {
-    return this.payments.recent(body.customerid, body.limit);
+    return this.payments.recent(body.customerid, body.limit ?? 20);
   }
 
   @Post('recon')

@@ -22,8 +22,8 @@ export class RecentPaymentsRequest {
   @IdField({ example: 42 })
   customerid: number;
 
-  @IntField(1, 100, { example: 20 })
-  limit: number;
+  @IntField(1, 100, { example: 20, optional: true, description: '1–100; 20 when absent.' })
+  limit?: number;
 }
 
 export class PaymentResponse {
@@ -60,7 +60,7 @@ export class CallbackTransaction {
   @MoneyField({ example: 45000 })
   amount: number;
 
-  @TextField({ example: 'PAYG-000123', description: 'The customer’s PAYG code.' })
+  @TextField({ example: 'PAYG-000123', allowEmpty: true, description: 'The customer’s PAYG code. Empty when the payer gave none: the money is kept as unmatched for an operator to assign.' })
   tag: string;
 }
 

@@ -23,14 +23,14 @@ function parseTransaction(value: unknown): ProviderTransaction {
     t.id.length > 255 ||
     typeof t.amount !== 'number' ||
     !Number.isFinite(t.amount) ||
-    typeof t.tag !== 'string' ||
-    t.tag.length > 255 ||
+    (t.tag != null && (typeof t.tag !== 'string' || t.tag.length > 255)) ||
     typeof t.status !== 'string' ||
     !STATUSES.has(t.status)
   ) {
     throw providerFailed('it answered a malformed transaction');
   }
-  return { id: t.id, amount: t.amount, tag: t.tag, status: t.status as ProviderTransaction['status'], timestamp: typeof t.timestamp === 'string' ? t.timestamp : undefined };
+  // a payer who typed no reference: the provider may send no tag at all; kept as unmatched
+  return { id: t.id, amount: t.amount, tag: typeof t.tag === 'string' ? t.tag.trim() : '', status: t.status as ProviderTransaction['status'], timestamp: typeof t.timestamp === 'string' ? t.timestamp : undefined };
 }
 
 /** HTTP adapter: Bearer key, 10 s timeout, redirects refused (a redirect is not the provider answering). */
