@@ -22,6 +22,7 @@ import { startTestApp, TestApp } from './support/test-app.js';
 describe('Portfolio report', () => {
   let t: TestApp;
   let operator: string;
+  let admin: string;
   const T = businessDay(new Date(), 'UTC');
   const at = (day: string) => new Date(`${day}T12:00:00Z`);
   const customers: Record<string, { customerid: number }> = {};
@@ -29,6 +30,7 @@ describe('Portfolio report', () => {
   beforeAll(async () => {
     t = await startTestApp({ now: new Date() });
     operator = await t.token(Role.OPERATOR);
+    admin = await t.token(Role.ADMIN);
     const { dealid } = await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 });
     const starts: Record<string, number> = { P1: -40, P2: -70, P3: -5, P4: -20, P5: -35, P6: 0 };
     for (const [name, offset] of Object.entries(starts)) {
@@ -51,7 +53,7 @@ describe('Portfolio report', () => {
     }
   });
 
-  const report = async (query = '') => (await t.http.get(`/finance/reports/portfolio${query}`).set('x-access-token', operator).expect(200)).body;
+  const report = async (query = '') => (await t.http.get(`/finance/reports/portfolio${query}`).set('x-access-token', admin).expect(200)).body;
 
   it('gives active deals, outstanding balance, arrears, PAR30 and counts by status as worked out by hand', async () => {
     const r = await report(`?startdate=${addDays(T, -30)}&enddate=${T}`);
@@ -99,7 +101,7 @@ describe('Portfolio report', () => {
 
   it('refuses bad ranges with 400', async () => {
     const bad = async (query: string, message: string) =>
-      expect((await t.http.get(`/finance/reports/portfolio${query}`).set('x-access-token', operator).expect(400)).body.message).toContain(message);
+      expect((await t.http.get(`/finance/reports/portfolio${query}`).set('x-access-token', admin).expect(400)).body.message).toContain(message);
     await bad(`?startdate=${T}&enddate=${addDays(T, -1)}`, 'startdate must not be after enddate');
     await bad(`?startdate=${addDays(T, -31)}&enddate=${T}`, 'the range must not span more than 31 days');
     await bad('?startdate=2026-02-30', 'startdate must be a real calendar date');
@@ -109,7 +111,7 @@ describe('Portfolio report', () => {
 
   it('is for OPERATOR and ADMIN', async () => {
     await t.http.get('/finance/reports/portfolio').expect(401);
-    for (const role of [Role.COLLECTOR, Role.PROVIDER]) await t.http.get('/finance/reports/portfolio').set('x-access-token', await t.token(role)).expect(403);
+    for (const role of [Role.OPERATOR, Role.COLLECTOR, Role.PROVIDER]) await t.http.get('/finance/reports/portfolio').set('x-access-token', await t.token(role)).expect(403);
     await t.http.get('/finance/reports/portfolio').set('x-access-token', await t.token(Role.ADMIN)).expect(200);
   });
 });

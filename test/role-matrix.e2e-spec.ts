@@ -73,7 +73,7 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'POST /finance/collections/update': [ADMIN, COLLECTOR],
   'GET /finance/collections/stats': [ADMIN, COLLECTOR],
 
-  'GET /finance/reports/portfolio': [ADMIN, OPERATOR],
+  'GET /finance/reports/portfolio': [ADMIN],
 
   'POST /finance/feedback/create': [ADMIN, OPERATOR, COLLECTOR],
   'GET /finance/feedback': [ADMIN, OPERATOR, COLLECTOR],
