@@ -129,8 +129,14 @@ describe('Mobile money', () => {
         const res = await callback({ id, amount: 45000, tag }).expect(200);
         expect(res.body).toEqual({ message: 'The payer gave no PAYG code; the payment is kept unmatched.', status: 'UNMATCHED' });
       }
+      // a waiting payment that has become matchable is not touched by reconciling the blank one
+      const waiting = txid();
+      await callback({ id: waiting, amount: 700, tag: `LATER-${waiting}` }).expect(200);
+      await t.db.query('UPDATE customers SET payg = $1 WHERE id = $2', [`LATER-${waiting}`, c.customerid]);
       const recon = await t.http.post('/finance/payments/recon').set('x-access-token', operator).send({ reference: blank }).expect(200);
       expect(recon.body).toEqual({ reference: blank, status: 'UNMATCHED', message: 'The payer gave no PAYG code: assign it to a customer.' });
+      expect(await paymentsFor(waiting)).toBe(0);
+      await t.http.post('/finance/amlogs/assign').set('x-access-token', operator).send({ transactionid: waiting, customerid: c.customerid }).expect(200);
       // a provider listing may carry no tag at all for such a payment
       sim.addTransaction({ id: looked, amount: 500, tag: '', status: 'SUCCESS', timestamp: '2026-03-09T10:00:00Z' });
       const lookup = await t.http.post('/finance/amlogs/lookup').set('x-access-token', operator).send({ startdate: '2026-03-09', enddate: '2026-03-09' }).expect(200);
@@ -140,7 +146,7 @@ describe('Mobile money', () => {
       await t.http.post('/finance/amlogs/assign').set('x-access-token', operator).send({ transactionid: blank, customerid: c.customerid }).expect(200);
       expect(await paymentsFor(blank)).toBe(1);
       expect(await paymentsFor(spaces)).toBe(0);
-      expect((await dealOf(c.customerid)).amountpaid).toBe(105000);
+      expect((await dealOf(c.customerid)).amountpaid).toBe(105700);
     });
   });
 

@@ -68,8 +68,7 @@ export function dealViewOf(row: CustomerDealRow, state: DealState = stateOf(row)
 }
 
 export const alreadyRepossessed = (customerId: number) => conflict('ALREADY_REPOSSESSED', `Customer ${customerId} is already repossessed.`);
-const repossessedNoUnlock = (customerId: number) =>
-  conflict('DEAL_REPOSSESSED', `Customer ${customerId}'s deal is repossessed: the device stays locked for good.`);
+const repossessed = (customerId: number, consequence: string) => conflict('DEAL_REPOSSESSED', `Customer ${customerId}'s deal is repossessed: ${consequence}.`);
 const paidOffNoBonus = (customerId: number) => conflict('DEAL_PAID_OFF', `Customer ${customerId}'s deal is paid off: the device is released, no bonus days.`);
 export const nothingToSync = (customerId: number, date: string) =>
   conflict('NOTHING_TO_SYNC', `Customer ${customerId}'s next payment date ${date} is not in the future: there is no paid-up state to push.`);
@@ -144,7 +143,7 @@ export class DealStateService {
   /** Bonus days extend the paid-up date, never touch the balance, and are recorded with who granted them. */
   async grantBonus(em: EntityManager, customerId: number, days: number, actor: AuthUser, route: string): Promise<CustomerDealView> {
     const row = await this.lock(em, customerId);
-    if (row.status === DealStatus.REPOSSESSED) throw conflict('DEAL_REPOSSESSED', `Customer ${customerId}'s deal is repossessed: no bonus days.`);
+    if (row.status === DealStatus.REPOSSESSED) throw repossessed(customerId, 'no bonus days');
     // a SYNC with a paid-up date would arm the device's own lock again after its release
     if (row.status === DealStatus.PAID_OFF) throw paidOffNoBonus(customerId);
     await this.customerDeals.insertBonusGrant(em, row.id, days, actor.id, route);
@@ -169,7 +168,7 @@ export class DealStateService {
   /** Unlocks the device for a while; the deal's status and balance stay as they are. A repossessed device stays locked. */
   async tempUnlock(em: EntityManager, customerId: number, until: Date, actor: AuthUser): Promise<CommandView> {
     const row = await this.lock(em, customerId);
-    if (row.status === DealStatus.REPOSSESSED) throw repossessedNoUnlock(customerId);
+    if (row.status === DealStatus.REPOSSESSED) throw repossessed(customerId, 'the device stays locked for good');
     return this.commands.enqueueTempUnlock(em, {
       device: deviceOf(row),
       action: DeviceAction.TEMP_UNLOCK,

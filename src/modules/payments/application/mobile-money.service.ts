@@ -178,7 +178,7 @@ export class MobileMoneyService {
     const local = await this.notifications.find(reference);
     if (local?.status === NotificationStatus.APPLIED) return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'Already credited.' };
     if (local) {
-      const applied = local.tag ? await this.applyMatchable(undefined, local.tag) : 0;
+      const applied = await this.applyMatchable(undefined, local.tag);
       return applied > 0
         ? { reference, status: ReconStatus.APPLIED, message: 'Matched to a customer and credited.' }
         : { reference, status: ReconStatus.UNMATCHED, message: local.tag ? `No customer has PAYG code ${local.tag} yet.` : 'The payer gave no PAYG code: assign it to a customer.' };

@@ -74,16 +74,16 @@ export class MobileMoneyRepository {
     );
   }
 
-  /** Unmatched notifications whose tag is now some customer's PAYG code, locked and skipping those another worker holds. */
+  /** Unmatched notifications (all, or those with one tag) whose tag is now some customer's PAYG code, locked and skipping those another worker holds. */
   async lockMatchable(em: EntityManager, limit: number, tag?: string): Promise<Array<NotificationRow & { match_id: number }>> {
     return em.query(
       `SELECT t.id, t.amount, t.tag, t.status, t.customer_id, t.source, t.received_at, t.applied_at, c.id AS match_id
        FROM mobile_money_transactions t JOIN customers c ON c.payg = t.tag
-       WHERE t.status = 'UNMATCHED' ${tag ? 'AND t.tag = $2' : ''}
+       WHERE t.status = 'UNMATCHED' ${tag !== undefined ? 'AND t.tag = $2' : ''}
        ORDER BY t.received_at
        LIMIT $1
        FOR UPDATE OF t SKIP LOCKED`,
-      tag ? [limit, tag] : [limit],
+      tag !== undefined ? [limit, tag] : [limit],
     );
   }
 
