@@ -10,7 +10,7 @@ describe('loadConfig', () => {
 
   it('starts with no configuration at all: uat, port 3000, embedded database, a kept secret', () => {
     const config = loadConfig({ DATA_DIR: dataDir });
-    expect(config).toMatchObject({ env: 'uat', port: 3000, currency: 'UGX', businessTimeZone: 'UTC' });
+    expect(config).toMatchObject({ env: 'uat', port: 3000, currency: 'UGX', businessTimeZone: 'UTC', defaultCountry: 'UG', bonusDaysMax: 90, tempUnlockMaxHours: 72, signInAddressLimit: 30 });
     expect(config.database.url).toBeUndefined();
     expect(config.jwt).toMatchObject({ expiresIn: '24h', issuer: 'payg-uat' });
     expect(config.jwt.secret.length).toBeGreaterThanOrEqual(32);
@@ -28,6 +28,12 @@ describe('loadConfig', () => {
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
     [{ JWT_EXPIRES_IN: 'abc' }, 'JWT_EXPIRES_IN'],
+    [{ ADMIN_PASSWORD: 'x'.repeat(129) }, 'ADMIN_PASSWORD'],
+    [{ DEFAULT_COUNTRY: 'ug' }, 'DEFAULT_COUNTRY'],
+    [{ DEFAULT_COUNTRY: 'ZZ' }, 'DEFAULT_COUNTRY'],
+    [{ BONUS_DAYS_MAX: '-1' }, 'BONUS_DAYS_MAX'],
+    [{ TEMP_UNLOCK_MAX_HOURS: '0' }, 'TEMP_UNLOCK_MAX_HOURS'],
+    [{ SIGNIN_ADDRESS_LIMIT: 'many' }, 'SIGNIN_ADDRESS_LIMIT'],
     [{ JWT_EXPIRES_IN: '3600' }, 'JWT_EXPIRES_IN'], // jsonwebtoken would read a bare number string as milliseconds
     [{ CURRENCY: 'dollars' }, 'CURRENCY'],
     [{ CURRENCY: 'XYZ' }, 'CURRENCY'],

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { isSupportedCountry } from 'libphonenumber-js';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
 export type AppEnv = 'production' | 'uat';
 
@@ -32,11 +33,23 @@ class EnvironmentVariables {
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(100000)
   SIGNIN_RATE_LIMIT?: number;
 
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(100000)
+  SIGNIN_ADDRESS_LIMIT?: number;
+
   @IsOptional() @IsString() @MinLength(3)
   ADMIN_USERNAME?: string;
 
-  @IsOptional() @IsString() @MinLength(8)
+  @IsOptional() @IsString() @MinLength(12) @MaxLength(128)
   ADMIN_PASSWORD?: string;
+
+  @IsOptional() @Matches(/^[A-Z]{2}$/, { message: 'DEFAULT_COUNTRY must be an ISO 3166-1 alpha-2 code in capitals, such as UG or KE' })
+  DEFAULT_COUNTRY?: string;
+
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(3650)
+  BONUS_DAYS_MAX?: number;
+
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(720)
+  TEMP_UNLOCK_MAX_HOURS?: number;
 
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   MOBILE_MONEY_API_URL?: string;
@@ -92,6 +105,8 @@ export class AppConfig {
   database: { url?: string; embeddedPort: number; poolSize: number };
   jwt: { secret: string; expiresIn: string; issuer: string };
   signInRateLimit: number;
+  /** sign-in attempts a minute from one client address, whatever the username */
+  signInAddressLimit: number;
   admin: { username?: string; password?: string };
   mobileMoney: { url?: string; apiKey?: string };
   mobileMoneyLookupMinutes: number;
@@ -102,6 +117,12 @@ export class AppConfig {
   servers: { production: string; uat: string };
   currency: string;
   businessTimeZone: string;
+  /** ISO 3166-1 alpha-2 country of telephone numbers written without a country code */
+  defaultCountry: string;
+  /** bonus days a deal may receive in total */
+  bonusDaysMax: number;
+  /** hours of temporary unlock a deal may receive in any 30 days */
+  tempUnlockMaxHours: number;
   logLevel: string;
   jobsEnabled: boolean;
 }
@@ -137,6 +158,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (vars.CURRENCY && !Intl.supportedValuesOf('currency').includes(vars.CURRENCY)) {
     throw new ConfigError('Invalid configuration: CURRENCY must be an ISO 4217 currency code such as UGX or KES');
   }
+  if (vars.DEFAULT_COUNTRY && !isSupportedCountry(vars.DEFAULT_COUNTRY)) {
+    throw new ConfigError('Invalid configuration: DEFAULT_COUNTRY is not a country with telephone numbering rules (ISO 3166-1 alpha-2, such as UG)');
+  }
   if (appEnv === 'production' && (!vars.JWT_SECRET || vars.JWT_SECRET.length < 32)) {
     throw new ConfigError('Invalid configuration: JWT_SECRET must be set to at least 32 characters when APP_ENV=production');
   }
@@ -148,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: { url: vars.DATABASE_URL, embeddedPort: vars.EMBEDDED_PG_PORT ?? (appEnv === 'production' ? 5442 : 5441), poolSize: vars.DB_POOL_SIZE ?? 20 },
     jwt: { secret: vars.JWT_SECRET ?? persistedSecret(dataDir), expiresIn: vars.JWT_EXPIRES_IN ?? '24h', issuer: `payg-${appEnv}` },
     signInRateLimit: vars.SIGNIN_RATE_LIMIT ?? 10,
+    signInAddressLimit: vars.SIGNIN_ADDRESS_LIMIT ?? 30,
     admin: { username: vars.ADMIN_USERNAME, password: vars.ADMIN_PASSWORD },
     mobileMoney: { url: stripSlash(vars.MOBILE_MONEY_API_URL), apiKey: vars.MOBILE_MONEY_API_KEY },
     mobileMoneyLookupMinutes: vars.MOBILE_MONEY_LOOKUP_MINUTES ?? 15,
@@ -161,6 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     collectionsGenerateMinutes: vars.COLLECTIONS_GENERATE_MINUTES ?? 1440,
     currency: vars.CURRENCY ?? 'UGX',
     businessTimeZone: vars.BUSINESS_TIMEZONE ?? 'UTC',
+    defaultCountry: vars.DEFAULT_COUNTRY ?? 'UG',
+    bonusDaysMax: vars.BONUS_DAYS_MAX ?? 90,
+    tempUnlockMaxHours: vars.TEMP_UNLOCK_MAX_HOURS ?? 72,
     logLevel: vars.LOG_LEVEL ?? 'info',
     jobsEnabled: (vars.JOBS_ENABLED ?? 'true') === 'true',
   };
