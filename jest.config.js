@@ -6,6 +6,8 @@ const esm = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', useESM: true, diagnostics: false }] },
 };
 export default {
+  // Jest reads testTimeout from the top level only: the e2e hooks start an app on a busy 2-core machine
+  testTimeout: 60000,
   projects: [
     { ...esm, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/tools'], testMatch: ['**/*.spec.ts'] },
     {

@@ -74,13 +74,13 @@ describe('Mobile money', () => {
       expect((await dealOf(c.customerid)).amountpaid).toBe(105000);
     });
 
-    it('does not credit twice a payment a cashier already loaded under the same reference', async () => {
+    it('credits a transaction id that equals an operator’s receipt: references live in one namespace per source', async () => {
       const c = await registerCustomer(t, dealid);
       const id = txid();
-      await t.http.post('/finance/payments/load').set('x-access-token', operator).send({ customerid: c.customerid, amount: 3000, reference: id, narration: 'keyed by hand' }).expect(201);
+      await t.http.post('/finance/payments/load').set('x-access-token', operator).send({ customerid: c.customerid, amount: 3000, reference: id, narration: 'receipt' }).expect(201);
       const res = await callback({ id, amount: 3000, tag: c.payg }).expect(200);
-      expect(res.body.status).toBe('DUPLICATE');
-      expect(await paymentsFor(id)).toBe(1);
+      expect(res.body.status).toBe('APPLIED');
+      expect(await paymentsFor(id)).toBe(2);
     });
 
     it('answers 400 for a malformed notification and stores nothing', async () => {
@@ -108,7 +108,7 @@ describe('Mobile money', () => {
       const id = txid();
       await callback({ id, amount: 45000, tag: 'TYPO-PAYG' }).expect(200);
       const list = await t.http.get('/finance/amlogs/unmatched?limit=100').set('x-access-token', operator).expect(200);
-      expect(list.body.items).toContainEqual({ transactionid: id, amount: 45000, tag: 'TYPO-PAYG', source: 'CALLBACK', receivedat: expect.any(String) });
+      expect(list.body.items).toContainEqual({ transactionid: id, amount: 45000, tag: 'TYPO-PAYG', source: 'CALLBACK', status: 'UNMATCHED', reason: null, receivedat: expect.any(String) });
       const res = await t.http.post('/finance/amlogs/assign').set('x-access-token', operator).send({ transactionid: id, customerid: c.customerid }).expect(200);
       expect(res.body).toMatchObject({ message: 'Payment applied.', transactionid: id, customerid: c.customerid, deal: { status: 'UNLOCKED', amountpaid: 105000 } });
       const again = await t.http.post('/finance/amlogs/assign').set('x-access-token', operator).send({ transactionid: id, customerid: c.customerid }).expect(409);

@@ -53,22 +53,38 @@ function textProblem(text: string): string | undefined {
   return undefined;
 }
 
+const IGNORES_UNKNOWN_FIELDS = Symbol('ignoresUnknownFields');
+
 /**
- * Strict request validation: unknown fields are refused, types are not coerced ("5" is not an
- * integer), and a body that is not a JSON object is refused before any field is looked at.
+ * For a webhook's body (the mobile-money callback): fields it does not know are dropped instead of
+ * refused, so the day a provider adds `msisdn` or `timestamp` its payments keep arriving. The fields
+ * the class declares are validated as strictly as anywhere else.
+ */
+export function IgnoreUnknownFields(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(IGNORES_UNKNOWN_FIELDS, true, target);
+}
+
+const validationOptions = (forbidUnknownFields: boolean) => ({
+  whitelist: true,
+  forbidNonWhitelisted: forbidUnknownFields,
+  forbidUnknownValues: true,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  validationError: { target: false, value: false },
+  stopAtFirstError: false,
+  exceptionFactory: (errors: ValidationError[]) => new BadRequestException(describeValidationErrors(errors).join('; ')),
+});
+
+/**
+ * Strict request validation: unknown fields are refused (no mass assignment; a body class marked
+ * @IgnoreUnknownFields drops them instead), types are not coerced ("5" is not an integer), and a
+ * body that is not a JSON object is refused before any field is looked at.
  */
 export class StrictValidationPipe extends ValidationPipe {
+  private readonly lenient = new ValidationPipe(validationOptions(false));
+
   constructor() {
-    super({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      transform: true,
-      transformOptions: { enableImplicitConversion: false },
-      validationError: { target: false, value: false },
-      stopAtFirstError: false,
-      exceptionFactory: (errors) => new BadRequestException(describeValidationErrors(errors).join('; ')),
-    });
+    super(validationOptions(true));
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -82,6 +98,7 @@ export class StrictValidationPipe extends ValidationPipe {
         throw new BadRequestException('Request body must be a JSON object.');
       }
     }
+    if (metadata.metatype && Reflect.getMetadata(IGNORES_UNKNOWN_FIELDS, metadata.metatype)) return this.lenient.transform(value, metadata);
     return super.transform(value, metadata);
   }
 }

@@ -36,8 +36,10 @@ export class LedgerService {
   }
 
   /**
-   * Records one payment inside the caller's transaction. A reference used before is a 409; the unique
-   * index decides, so two concurrent requests with one reference cannot both record.
+   * Records one payment inside the caller's transaction. A reference its source used before is a 409;
+   * the unique index on (type, reference) decides, so two concurrent requests with one reference cannot
+   * both record, while the same string from two sources (a provider's id, an operator's receipt, the
+   * service's own deposit reference) is two payments.
    */
   async record(
     em: EntityManager,
@@ -47,7 +49,7 @@ export class LedgerService {
       return LedgerService.view(await this.ledger.append(em, { ...entry, amount: entry.amount.toFixed() }));
     } catch (error) {
       // The transaction is aborted either way; the caller's transaction rolls back on this error.
-      if (isUniqueViolation(error, 'payments_reference_key')) throw referenceUsed(entry.reference);
+      if (isUniqueViolation(error, 'payments_type_reference_key')) throw referenceUsed(entry.reference);
       throw error;
     }
   }
@@ -60,7 +62,7 @@ export class LedgerService {
     return (await this.ledger.amountsForDeal(customerDealId, em)).map((r) => Money.of(r.amount));
   }
 
-  referenceUsed(reference: string, em?: EntityManager): Promise<boolean> {
-    return this.ledger.referenceUsed(reference, em);
+  referenceUsed(type: PaymentType, reference: string, em?: EntityManager): Promise<boolean> {
+    return this.ledger.referenceUsed(type, reference, em);
   }
 }

@@ -27,7 +27,7 @@ export interface NewLedgerEntry {
 export class LedgerRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Appends one row; a used reference fails with a unique violation on payments_reference_key. */
+  /** Appends one row; a reference its source already used fails with a unique violation on payments_type_reference_key. */
   async append(em: EntityManager, entry: NewLedgerEntry): Promise<LedgerRow> {
     const rows = (await em.query(
       `INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type, created_by)
@@ -50,8 +50,9 @@ export class LedgerRepository {
     return (em ?? this.dataSource.manager).query('SELECT amount FROM payments WHERE customer_deal_id = $1 ORDER BY id', [customerDealId]);
   }
 
-  async referenceUsed(reference: string, em?: EntityManager): Promise<boolean> {
-    const rows = (await (em ?? this.dataSource.manager).query('SELECT 1 FROM payments WHERE reference = $1', [reference])) as unknown[];
+  /** Whether a payment of this source (type) already carries the reference: references live in one namespace per source. */
+  async referenceUsed(type: PaymentType, reference: string, em?: EntityManager): Promise<boolean> {
+    const rows = (await (em ?? this.dataSource.manager).query('SELECT 1 FROM payments WHERE type = $1 AND reference = $2', [type, reference])) as unknown[];
     return rows.length > 0;
   }
 }

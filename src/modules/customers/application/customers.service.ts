@@ -19,6 +19,7 @@ import { UsersService } from '../../users/application/users.service.js';
 import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage } from '../domain/customer.js';
 import { DealStatus, deriveDealState } from '../domain/credit-policy.js';
 import { CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
+import { DealEvents } from './deal-events.js';
 import { CustomerFilter, CustomersRepository } from '../infrastructure/customers.repository.js';
 import { AccountView, accountView, CustomerView, customerView } from './customer-views.js';
 
@@ -44,6 +45,7 @@ export class CustomersService {
     private readonly ledger: LedgerService,
     private readonly deals: DealsService,
     private readonly commands: DeviceCommandsService,
+    private readonly events: DealEvents,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -110,6 +112,8 @@ export class CustomersService {
           const device = { customerId, imei: input.imei, serialnumber: null, payg: input.payg };
           await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: actor.id });
         }
+        // payments that arrived under this PAYG code before the customer existed are applied now
+        await this.events.dealOpened(em, { customerId, payg: input.payg });
         return customerId;
       });
       return { message: 'Customer registered successfully.', customerid: customerid };
@@ -182,10 +186,6 @@ export class CustomersService {
       throw error;
     }
     if (!found) throw customerNotFound(customerId);
-  }
-
-  paymentReferenceUsed(reference: string): Promise<boolean> {
-    return this.ledger.referenceUsed(reference);
   }
 
   async assertExists(customerId: number, em?: EntityManager): Promise<void> {

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
 import { conflict } from '../../../common/errors/domain-error.js';
+import { Clock } from '../../../common/time/clock.js';
+import { AppConfig } from '../../../config/app-config.js';
 import { Money } from '../../../common/money/money.js';
 import { LedgerService, PaymentView, referenceUsed } from '../../accounts/application/ledger.service.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
@@ -22,13 +24,10 @@ export interface CreditInput {
   narration: string;
   type: PaymentType;
   createdBy: number | null;
-  /** Notifications: a reference already in the ledger is not an error, it is credited already. */
-  skipIfRecorded?: boolean;
 }
 
 export interface CreditResult {
-  /** null when skipIfRecorded found the reference in the ledger: nothing changed. */
-  payment: PaymentView | null;
+  payment: PaymentView;
   before: DealStatus;
   deal: CustomerDealView;
 }
@@ -70,6 +69,11 @@ export function dealViewOf(row: CustomerDealRow, state: DealState = stateOf(row)
 export const alreadyRepossessed = (customerId: number) => conflict('ALREADY_REPOSSESSED', `Customer ${customerId} is already repossessed.`);
 const repossessed = (customerId: number, consequence: string) => conflict('DEAL_REPOSSESSED', `Customer ${customerId}'s deal is repossessed: ${consequence}.`);
 const paidOffNoBonus = (customerId: number) => conflict('DEAL_PAID_OFF', `Customer ${customerId}'s deal is paid off: the device is released, no bonus days.`);
+const paidOffNoUnlock = (customerId: number) => conflict('DEAL_PAID_OFF', `Customer ${customerId}'s deal is paid off: the device is released for good, there is nothing to unlock.`);
+const bonusLimit = (customerId: number, granted: number, max: number) =>
+  conflict('BONUS_DAYS_LIMIT', `Customer ${customerId}'s deal has ${granted} bonus days; at most ${max} may be granted in total (BONUS_DAYS_MAX).`);
+const tempUnlockLimit = (customerId: number, granted: number, max: number) =>
+  conflict('TEMP_UNLOCK_LIMIT', `Customer ${customerId}'s device was unlocked for ${granted} hours in the last 30 days; at most ${max} hours are allowed (TEMP_UNLOCK_MAX_HOURS).`);
 export const nothingToSync = (customerId: number, date: string) =>
   conflict('NOTHING_TO_SYNC', `Customer ${customerId}'s next payment date ${date} is not in the future: there is no paid-up state to push.`);
 
@@ -89,6 +93,8 @@ export class DealStateService {
     private readonly customers: CustomersService,
     private readonly commands: DeviceCommandsService,
     private readonly events: DealEvents,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   private async lock(em: EntityManager, customerId: number): Promise<CustomerDealRow> {
@@ -115,19 +121,16 @@ export class DealStateService {
 
   /**
    * Records a payment and applies the credit policy under the deal's row lock. The ledger row and
-   * the new state go in with one statement; a reference already in the ledger is a 409, or, for
-   * notifications (skipIfRecorded), a quiet "nothing changed".
+   * the new state go in with one statement; a reference its source already used is a 409.
    */
   async credit(em: EntityManager, input: CreditInput, locked?: LockedDeal): Promise<CreditResult> {
     const row = locked ?? (await this.lock(em, input.customerId));
     const after = applyPayment(termsOf(row), stateOf(row), input.amount, row.bonusdays, this.customers.today(), row.status === DealStatus.REPOSSESSED);
     const entry = { customerId: input.customerId, customerDealId: row.id, amount: input.amount.toFixed(), reference: input.reference, narration: input.narration, type: input.type, createdBy: input.createdBy };
     const recorded = await this.customerDeals.recordPayment(em, entry, stateUpdate(after, row.bonusdays));
-    if (!recorded) {
-      if (input.skipIfRecorded) return { payment: null, before: row.status, deal: dealViewOf(row) };
-      throw referenceUsed(input.reference);
-    }
-    const deal = await this.changed(em, row, after, row.bonusdays, `payment ${input.reference}`, input.createdBy);
+    if (!recorded) throw referenceUsed(input.reference);
+    // the command names the payment by its id: a reference may be up to 255 characters, the reason column too
+    const deal = await this.changed(em, row, after, row.bonusdays, `payment #${recorded.id}`, input.createdBy);
     return { payment: LedgerService.view(recorded), before: row.status, deal };
   }
 
@@ -146,6 +149,7 @@ export class DealStateService {
     if (row.status === DealStatus.REPOSSESSED) throw repossessed(customerId, 'no bonus days');
     // a SYNC with a paid-up date would arm the device's own lock again after its release
     if (row.status === DealStatus.PAID_OFF) throw paidOffNoBonus(customerId);
+    if (row.bonusdays + days > this.config.bonusDaysMax) throw bonusLimit(customerId, row.bonusdays, this.config.bonusDaysMax);
     await this.customerDeals.insertBonusGrant(em, row.id, days, actor.id, route);
     const bonusdays = row.bonusdays + days;
     const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), bonusdays, this.customers.today(), false);
@@ -165,15 +169,26 @@ export class DealStateService {
     return this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: row.nextpaymentdate, reason: 'status re-push', createdBy: actor.id });
   }
 
-  /** Unlocks the device for a while; the deal's status and balance stay as they are. A repossessed device stays locked. */
-  async tempUnlock(em: EntityManager, customerId: number, until: Date, actor: AuthUser): Promise<CommandView> {
+  /**
+   * Unlocks the device for `hours`; the deal's status and balance stay as they are. A repossessed
+   * device stays locked, a paid-off one is released already, and a deal gets at most
+   * TEMP_UNLOCK_MAX_HOURS in any 30 days (hours granted count, also when a newer unlock cut one short),
+   * so chained unlocks end.
+   */
+  async tempUnlock(em: EntityManager, customerId: number, hours: number, actor: AuthUser): Promise<CommandView> {
     const row = await this.lock(em, customerId);
     if (row.status === DealStatus.REPOSSESSED) throw repossessed(customerId, 'the device stays locked for good');
+    if (row.status === DealStatus.PAID_OFF) throw paidOffNoUnlock(customerId);
+    const now = this.clock.now();
+    const granted = await this.commands.tempUnlockHoursSince(em, customerId, new Date(now.getTime() - 30 * 86_400_000));
+    const max = this.config.tempUnlockMaxHours;
+    if (granted + hours > max) throw tempUnlockLimit(customerId, granted, max);
     return this.commands.enqueueTempUnlock(em, {
       device: deviceOf(row),
       action: DeviceAction.TEMP_UNLOCK,
       nextpaymentdate: row.nextpaymentdate,
-      unlockuntil: until,
+      unlockuntil: new Date(now.getTime() + hours * 3_600_000),
+      unlockHours: hours,
       reason: 'temporary unlock for investigation',
       createdBy: actor.id,
     });

@@ -30,6 +30,29 @@ describe('credit policy', () => {
     expect(state.overpaid.toFixed()).toBe('100.50');
   });
 
+  it('buys no days beyond the end of the term: an overpayment leaves the paid-off date where it was', () => {
+    const paidOff = deriveDealState(terms, [Money.of(60000), Money.of(540000)], 0, '2026-01-20', false);
+    const overpaid = deriveDealState(terms, [Money.of(60000), Money.of(540000), Money.of(999_999_999)], 0, '2026-01-20', false);
+    expect(paidOff.nextpaymentdate).toBe(addDays('2026-01-15', 360));
+    expect(overpaid.nextpaymentdate).toBe(paidOff.nextpaymentdate);
+    expect(overpaid.overpaid.toFixed()).toBe('999999999.00');
+  });
+
+  it('survives the largest payments the validator accepts on any deal the catalogue allows', () => {
+    // a deal needs deposit + monthly × months ≥ total with months ≤ 120, so at most 3,600 days can be bought
+    const cents = (max: number) => fc.integer({ min: 1, max }).map((c) => Money.of((c / 100).toFixed(2)));
+    const deal = fc.record({ monthly: cents(100_000_000_000), months: fc.integer({ min: 1, max: 120 }), deposit: cents(100_000_000_000) });
+    fc.assert(
+      fc.property(deal, fc.array(cents(100_000_000_000), { maxLength: 5 }), ({ monthly, months, deposit }, paid) => {
+        const totalamount = deposit.plus(monthly.times(months));
+        const dealTerms: ContractTerms = { totalamount, monthly, depositpaid: deposit, startdate: '2026-01-15' };
+        const state = deriveDealState(dealTerms, [deposit, ...paid], 90, '2026-01-15', false);
+        expect(state.nextpaymentdate <= addDays('2026-01-15', 3600 + 90)).toBe(true);
+        expect(state.nextpaymentdate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      }),
+    );
+  });
+
   it('credits ten payments of 0.10 exactly as one of 1.00', () => {
     const tiny: ContractTerms = { ...terms, monthly: Money.of(3) };
     const ten = deriveDealState(tiny, [Money.of(60000), ...Array.from({ length: 10 }, () => Money.of(0.1))], 0, '2026-01-15', false);

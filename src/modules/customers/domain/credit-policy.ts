@@ -32,7 +32,10 @@ export interface DealState {
 export function stateFromAmountPaid(terms: ContractTerms, amountpaid: Money, bonusdays: number, today: string, repossessed: boolean): DealState {
   const balance = Money.max(Money.zero(), terms.totalamount.minus(amountpaid));
   const overpaid = Money.max(Money.zero(), amountpaid.minus(terms.totalamount));
-  const nextpaymentdate = addDays(terms.startdate, daysBought(amountpaid.minus(terms.depositpaid), terms.monthly) + bonusdays);
+  // Days are bought up to the end of the term: what is paid beyond the total is overpaid, not more days
+  // (so no payment the validator accepts can push the date out of range, and a paid-off date stays put).
+  const creditable = amountpaid.gt(terms.totalamount) ? terms.totalamount : amountpaid;
+  const nextpaymentdate = addDays(terms.startdate, daysBought(creditable.minus(terms.depositpaid), terms.monthly) + bonusdays);
   const status = repossessed
     ? DealStatus.REPOSSESSED
     : balance.isZero()

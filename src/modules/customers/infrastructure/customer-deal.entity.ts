@@ -28,13 +28,13 @@ export class CustomerDealEntity {
   @Column({ type: 'numeric', precision: 14, scale: 2 })
   depositpaid: string;
 
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  @Column({ type: 'numeric', precision: 18, scale: 2 })
   amountpaid: string;
 
   @Column({ type: 'numeric', precision: 14, scale: 2 })
   balance: string;
 
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  @Column({ type: 'numeric', precision: 18, scale: 2 })
   overpaid: string;
 
   @Column({ type: 'integer' })

@@ -118,7 +118,7 @@ export class CustomerDealsRepository {
   /**
    * The hottest write of the service in one round trip: the payment's ledger row and the deal's new
    * state, the deal changing only when the row went in (a reference already in the ledger changes
-   * nothing and answers null). The deal row must be locked by the caller. This is the one place the
+   * nothing and answers null; references are unique per source, the payment's type). The deal row must be locked by the caller. This is the one place the
    * customers module writes the ledger table of accounts: one statement instead of two on every
    * payment (docs/performance.md).
    */
@@ -129,7 +129,7 @@ export class CustomerDealsRepository {
       `WITH p AS (
          INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (reference) DO NOTHING
+         ON CONFLICT (type, reference) DO NOTHING
          RETURNING id, customer_id, amount, reference, narration, type, created_at),
        d AS (
          UPDATE customer_deals SET status = $8, amountpaid = $9, balance = $10, overpaid = $11, bonusdays = $12, nextpaymentdate = $13, updated_at = now()

@@ -55,6 +55,10 @@ export class DeviceCommandsService {
     return this.enqueue(em, command);
   }
 
+  tempUnlockHoursSince(em: EntityManager, customerId: number, since: Date): Promise<number> {
+    return this.commands.tempUnlockHoursSince(em, customerId, since);
+  }
+
   async listForCustomer(customerId: number, page: number, limit: number): Promise<Page<CommandView>> {
     const [rows, total] = await this.commands.listForCustomer(customerId, page, limit);
     return { items: rows.map(commandView), total, page, limit };

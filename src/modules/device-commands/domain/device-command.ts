@@ -25,6 +25,8 @@ export interface NewCommand {
   action: DeviceAction;
   nextpaymentdate: string | null;
   unlockuntil?: Date | null;
+  /** hours a TEMP_UNLOCK grants */
+  unlockHours?: number | null;
   reason: string;
   createdBy: number | null;
 }

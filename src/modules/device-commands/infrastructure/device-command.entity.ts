@@ -30,6 +30,10 @@ export class DeviceCommandEntity {
   @Column({ type: 'timestamptz', nullable: true })
   unlockuntil: Date | null;
 
+  /** Hours a TEMP_UNLOCK granted (they count against TEMP_UNLOCK_MAX_HOURS in any 30 days). */
+  @Column({ name: 'unlock_hours', type: 'integer', nullable: true })
+  unlockHours: number | null;
+
   @Column({ type: 'varchar', length: 255 })
   reason: string;
 

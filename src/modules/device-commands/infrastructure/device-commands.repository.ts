@@ -30,9 +30,9 @@ export class DeviceCommandsRepository {
 
   async insert(em: EntityManager, c: NewCommand): Promise<CommandRow> {
     const rows = (await em.query(
-      `INSERT INTO device_commands (customer_id, imei, serialnumber, payg, action, nextpaymentdate, unlockuntil, reason, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-      [c.device.customerId, c.device.imei, c.device.serialnumber, c.device.payg, c.action, c.nextpaymentdate, c.unlockuntil ?? null, c.reason, c.createdBy],
+      `INSERT INTO device_commands (customer_id, imei, serialnumber, payg, action, nextpaymentdate, unlockuntil, unlock_hours, reason, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+      [c.device.customerId, c.device.imei, c.device.serialnumber, c.device.payg, c.action, c.nextpaymentdate, c.unlockuntil ?? null, c.unlockHours ?? null, c.reason, c.createdBy],
     )) as CommandRow[];
     return rows[0];
   }
@@ -86,6 +86,16 @@ export class DeviceCommandsRepository {
 
   async markRestored(em: EntityManager, id: string): Promise<void> {
     await em.query('UPDATE device_commands SET restored_at = now() WHERE id = $1', [id]);
+  }
+
+  /** Hours of temporary unlock granted to a customer's device since `since` (by when each was granted). */
+  async tempUnlockHoursSince(em: EntityManager, customerId: number, since: Date): Promise<number> {
+    const [{ hours }] = (await em.query(
+      `SELECT coalesce(sum(unlock_hours), 0)::int AS hours FROM device_commands
+       WHERE customer_id = $1 AND action = 'TEMP_UNLOCK' AND unlockuntil - unlock_hours * interval '1 hour' > $2`,
+      [customerId, since],
+    )) as Array<{ hours: number }>;
+    return hours;
   }
 
   /** Earlier temporary unlocks of a device are settled by a newer one. */

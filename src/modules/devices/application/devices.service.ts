@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
-import { Clock } from '../../../common/time/clock.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import { DealStateService } from '../../customers/application/deal-state.service.js';
 import { DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
@@ -16,7 +15,6 @@ export class DevicesService {
     private readonly dealState: DealStateService,
     private readonly commands: DeviceCommandsService,
     private readonly mobileMoney: MobileMoneyService,
-    private readonly clock: Clock,
   ) {}
 
   /**
@@ -32,9 +30,8 @@ export class DevicesService {
   }
 
   async unlockTemp(customerId: number, hours: number, actor: AuthUser) {
-    const until = new Date(this.clock.now().getTime() + hours * 3_600_000);
-    const command = await this.dataSource.transaction((em) => this.dealState.tempUnlock(em, customerId, until, actor));
-    return { message: `Device unlocked until ${until.toISOString()}.`, unlockuntil: until.toISOString(), command };
+    const command = await this.dataSource.transaction((em) => this.dealState.tempUnlock(em, customerId, hours, actor));
+    return { message: `Device unlocked until ${command.unlockuntil}.`, unlockuntil: command.unlockuntil!, command };
   }
 
   async bonusDays(customerId: number, days: number, actor: AuthUser, route: string) {

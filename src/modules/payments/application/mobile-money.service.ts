@@ -1,11 +1,14 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
 import { addDays } from '../../../common/time/business-date.js';
 import { checkDateRange } from '../../../common/time/date-range.js';
+import { isDatabaseUnavailable } from '../../../common/errors/http-error.js';
+import { LedgerService } from '../../accounts/application/ledger.service.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
+import { DealEvents } from '../../customers/application/deal-events.js';
 import { DealStateService, type LockedDeal } from '../../customers/application/deal-state.service.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import {
@@ -18,7 +21,7 @@ import {
   transactionNotFound,
 } from '../domain/mobile-money.js';
 import { MobileMoneyProvider } from '../infrastructure/mobile-money-provider.js';
-import { MobileMoneyRepository, NotificationRow } from '../infrastructure/mobile-money.repository.js';
+import { MobileMoneyRepository, NewNotification, NotificationRow } from '../infrastructure/mobile-money.repository.js';
 
 export interface Notification {
   id: string;
@@ -37,6 +40,8 @@ export interface UnmatchedView {
   amount: number;
   tag: string;
   source: string;
+  status: NotificationStatus;
+  reason: string | null;
   receivedat: string;
 }
 
@@ -47,10 +52,12 @@ export interface LookupAnswer {
   unmatched: number;
 }
 
+type Source = 'CALLBACK' | 'LOOKUP' | 'RECON';
+
 const NARRATION = 'Mobile money';
 
 @Injectable()
-export class MobileMoneyService {
+export class MobileMoneyService implements OnModuleInit {
   private readonly logger = new Logger('MobileMoney');
 
   constructor(
@@ -58,48 +65,65 @@ export class MobileMoneyService {
     private readonly notifications: MobileMoneyRepository,
     private readonly credit: DealStateService,
     private readonly customers: CustomersService,
+    private readonly ledger: LedgerService,
+    private readonly dealEvents: DealEvents,
     private readonly provider: MobileMoneyProvider,
   ) {}
+
+  onModuleInit(): void {
+    // a payment that arrived before its customer was registered is applied at registration
+    this.dealEvents.subscribeOpened(async (em, opened) => void (await this.applyMatchable(em, opened.payg)));
+  }
 
   /**
    * Stores a notification exactly once and credits the customer whose PAYG code is its tag, in one
    * transaction. Copies of one notification, however many and from however many instances, find
    * the first one through the unique key and change nothing.
+   *
+   * A notification is never lost: when crediting fails for any reason but an unreachable database
+   * (a bug, a constraint, a value out of range), that transaction rolls back and the notification is
+   * stored on its own as HELD, with the reason, for an operator; the provider gets 200 either way.
    */
-  async receive(n: Notification, source: 'CALLBACK' | 'LOOKUP' | 'RECON' = 'CALLBACK'): Promise<CallbackAnswer> {
+  async receive(n: Notification, source: Source = 'CALLBACK', raw: unknown = { transaction: n }): Promise<CallbackAnswer> {
     const amount = Money.of(n.amount);
-    return this.dataSource.transaction(async (em) => {
-      // one statement: the notification stored once and, when its tag is a customer's, that deal locked
-      const insert = this.notifications.insertOnceStatement({ id: n.id, amount: amount.toFixed(), tag: n.tag, source });
-      const stored = await this.credit.insertThenLock(em, insert.name, insert.insert, insert.values);
-      if (!stored) {
-        const existing = (await this.notifications.find(n.id, em))!;
-        checkRepeat(n.id, Money.of(existing.amount), amount);
-        return { message: `Transaction ${n.id} was already received; nothing changed.`, status: CallbackOutcome.DUPLICATE, ...(existing.customer_id ? { customerid: existing.customer_id } : {}) };
-      }
-      if (stored.customerId === null) {
-        const why = n.tag ? `No customer has PAYG code ${n.tag}` : 'The payer gave no PAYG code';
-        return { message: `${why}; the payment is kept unmatched.`, status: CallbackOutcome.UNMATCHED };
-      }
-      const result = await this.creditNotification(em, stored.customerId, n.id, amount, null, stored.deal ?? undefined);
-      if (!result) {
-        return { message: `Transaction ${n.id} is already in the ledger; nothing changed.`, status: CallbackOutcome.DUPLICATE, customerid: stored.customerId };
-      }
-      return { message: 'Payment applied.', status: CallbackOutcome.APPLIED, customerid: stored.customerId };
-    });
+    const notification: NewNotification = { id: n.id, amount: amount.toFixed(), tag: n.tag.trim(), source, raw };
+    let crediting = false;
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        // one statement: the notification stored once and, when its tag is a customer's, that deal locked
+        const insert = this.notifications.insertOnceStatement(notification);
+        const stored = await this.credit.insertThenLock(em, insert.name, insert.insert, insert.values);
+        if (!stored) return this.repeated(n.id, amount, em);
+        if (stored.customerId === null) {
+          const why = notification.tag ? `No customer has PAYG code ${notification.tag}` : 'The payer gave no PAYG code';
+          return { message: `${why}; the payment is kept unmatched.`, status: CallbackOutcome.UNMATCHED };
+        }
+        crediting = true;
+        await this.creditNotification(em, stored.customerId, n.id, amount, null, stored.deal ?? undefined);
+        return { message: 'Payment applied.', status: CallbackOutcome.APPLIED, customerid: stored.customerId };
+      });
+    } catch (error) {
+      if (!crediting || isDatabaseUnavailable(error)) throw error;
+      return this.hold(notification, amount, error);
+    }
   }
 
-  private async creditNotification(em: EntityManager, customerId: number, id: string, amount: Money, by: number | null, locked?: LockedDeal) {
-    const result = await this.credit.credit(em, {
-      customerId,
-      amount,
-      reference: id,
-      narration: NARRATION,
-      type: PaymentType.MOBILE_MONEY,
-      createdBy: by,
-      skipIfRecorded: true,
-    }, locked);
-    return result.payment ? result : null;
+  /** The same id again: harmless with the same amount (the provider retried), a 409 with another. */
+  private async repeated(id: string, amount: Money, em?: EntityManager): Promise<CallbackAnswer> {
+    const existing = (await this.notifications.find(id, em))!;
+    checkRepeat(id, Money.of(existing.amount), amount);
+    return { message: `Transaction ${id} was already received; nothing changed.`, status: CallbackOutcome.DUPLICATE, ...(existing.customer_id ? { customerid: existing.customer_id } : {}) };
+  }
+
+  private async hold(n: NewNotification, amount: Money, error: unknown): Promise<CallbackAnswer> {
+    const reason = `Could not be credited automatically: ${describe(error)}`;
+    this.logger.error(`transaction ${n.id} held for an operator: ${describe(error)}`);
+    if (!(await this.notifications.insertHeld(n, reason))) return this.repeated(n.id, amount);
+    return { message: `Transaction ${n.id} could not be credited automatically; it is kept for an operator to assign.`, status: CallbackOutcome.UNMATCHED };
+  }
+
+  private creditNotification(em: EntityManager, customerId: number, id: string, amount: Money, by: number | null, locked?: LockedDeal) {
+    return this.credit.credit(em, { customerId, amount, reference: id, narration: NARRATION, type: PaymentType.MOBILE_MONEY, createdBy: by }, locked);
   }
 
   async unmatched(page: number, limit: number): Promise<Page<UnmatchedView>> {
@@ -107,7 +131,7 @@ export class MobileMoneyService {
     return { items: rows.map(unmatchedView), total, page, limit };
   }
 
-  /** An operator decides whose an unmatched payment is. */
+  /** An operator decides whose a waiting (unmatched or held) payment is. */
   async assign(transactionId: string, customerId: number, by: number) {
     return this.dataSource.transaction(async (em) => {
       const row = await this.notifications.lock(transactionId, em);
@@ -123,25 +147,41 @@ export class MobileMoneyService {
         createdBy: by,
       });
       await this.notifications.markApplied(em, row.id, customerId, by);
-      return { message: 'Payment applied.', transactionid: row.id, customerid: customerId, payment: result.payment!, deal: result.deal };
+      return { message: 'Payment applied.', transactionid: row.id, customerid: customerId, payment: result.payment, deal: result.deal };
     });
   }
 
   /**
-   * Applies stored unmatched notifications whose tag now belongs to a customer (after a PAYG code
-   * is set, or on every look-up). Runs inside the caller's transaction when one is given.
+   * Applies stored unmatched notifications whose tag now belongs to a customer (at registration,
+   * after lock-update gives a customer that code, on every look-up and reconciliation). Runs inside
+   * the caller's transaction when one is given; each one under a savepoint, so one that cannot be
+   * credited is HELD for an operator and the others still go in.
    */
   async applyMatchable(em?: EntityManager, tag?: string): Promise<number> {
     const run = async (tx: EntityManager) => {
       let applied = 0;
-      for (const row of await this.notifications.lockMatchable(tx, 500, tag)) {
-        await this.creditNotification(tx, row.match_id, row.id, Money.of(row.amount), null);
-        await this.notifications.markApplied(tx, row.id, row.match_id, null);
-        applied++;
+      for (const row of await this.notifications.lockMatchable(tx, 500, tag?.trim())) {
+        if (await this.applyWaiting(tx, row.id, row.match_id, Money.of(row.amount))) applied++;
       }
       return applied;
     };
     return em ? run(em) : this.dataSource.transaction(run);
+  }
+
+  private async applyWaiting(em: EntityManager, id: string, customerId: number, amount: Money): Promise<boolean> {
+    await em.query('SAVEPOINT apply_waiting');
+    try {
+      await this.creditNotification(em, customerId, id, amount, null);
+      await this.notifications.markApplied(em, id, customerId, null);
+      await em.query('RELEASE SAVEPOINT apply_waiting');
+      return true;
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
+      await em.query('ROLLBACK TO SAVEPOINT apply_waiting');
+      this.logger.error(`transaction ${id} held for an operator: ${describe(error)}`);
+      await this.notifications.markHeld(em, id, `Could not be credited to customer ${customerId} automatically: ${describe(error)}`);
+      return false;
+    }
   }
 
   /**
@@ -155,7 +195,7 @@ export class MobileMoneyService {
     for (const t of transactions) {
       if (t.status !== 'SUCCESS' || !isStorable(t)) continue;
       try {
-        const outcome = await this.receive({ id: t.id, amount: t.amount, tag: t.tag }, 'LOOKUP');
+        const outcome = await this.receive({ id: t.id, amount: t.amount, tag: t.tag }, 'LOOKUP', t);
         if (outcome.status === CallbackOutcome.APPLIED) answer.applied++;
         else if (outcome.status === CallbackOutcome.DUPLICATE) answer.duplicates++;
         else answer.unmatched++;
@@ -177,20 +217,30 @@ export class MobileMoneyService {
   async recon(reference: string): Promise<{ reference: string; status: ReconStatus; message: string }> {
     const local = await this.notifications.find(reference);
     if (local?.status === NotificationStatus.APPLIED) return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'Already credited.' };
+    if (local?.status === NotificationStatus.HELD) return { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${local.reason ?? 'it could not be credited automatically'}.` };
     if (local) {
       const applied = await this.applyMatchable(undefined, local.tag);
       return applied > 0
         ? { reference, status: ReconStatus.APPLIED, message: 'Matched to a customer and credited.' }
         : { reference, status: ReconStatus.UNMATCHED, message: local.tag ? `No customer has PAYG code ${local.tag} yet.` : 'The payer gave no PAYG code: assign it to a customer.' };
     }
-    if (await this.customers.paymentReferenceUsed(reference)) return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'A payment with this reference is already in the ledger.' };
+    // a provider's transaction id is only ever a MOBILE_MONEY reference: an operator's receipt with the same text is another payment
+    if (await this.ledger.referenceUsed(PaymentType.MOBILE_MONEY, reference)) {
+      return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'A mobile-money payment with this transaction id is already in the ledger.' };
+    }
     const remote = await this.provider.getTransaction(reference);
     if (!remote) return { reference, status: ReconStatus.NOT_FOUND, message: 'The provider does not know this transaction.' };
     if (remote.status !== 'SUCCESS' || !isStorable(remote)) return { reference, status: ReconStatus.FAILED, message: `The provider reports it ${remote.status}: nothing to credit.` };
-    const outcome = await this.receive({ id: remote.id, amount: remote.amount, tag: remote.tag }, 'RECON');
+    const outcome = await this.receive({ id: remote.id, amount: remote.amount, tag: remote.tag }, 'RECON', remote);
     const status = outcome.status === CallbackOutcome.APPLIED ? ReconStatus.APPLIED : outcome.status === CallbackOutcome.UNMATCHED ? ReconStatus.UNMATCHED : ReconStatus.ALREADY_APPLIED;
     return { reference, status, message: outcome.message };
   }
+}
+
+/** An error as one short line for the operator's queue and the log (no stack, no SQL parameters). */
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\s+/g, ' ').slice(0, 300);
 }
 
 /** A provider transaction this service can store: a positive amount in cents, within bounds (an empty tag is kept as unmatched). */
@@ -204,5 +254,13 @@ function isStorable(t: ProviderTransaction): boolean {
 }
 
 function unmatchedView(row: NotificationRow): UnmatchedView {
-  return { transactionid: row.id, amount: Money.of(row.amount).toNumber(), tag: row.tag, source: row.source, receivedat: new Date(row.received_at).toISOString() };
+  return {
+    transactionid: row.id,
+    amount: Money.of(row.amount).toNumber(),
+    tag: row.tag,
+    source: row.source,
+    status: row.status,
+    reason: row.reason,
+    receivedat: new Date(row.received_at).toISOString(),
+  };
 }

@@ -3,7 +3,10 @@ import { Money } from '../../../common/money/money.js';
 
 export enum NotificationStatus {
   APPLIED = 'APPLIED',
+  /** no customer has its tag (yet): matched again on every look-up and when a customer gets that code */
   UNMATCHED = 'UNMATCHED',
+  /** crediting failed: waiting for an operator to assign it, with the reason */
+  HELD = 'HELD',
 }
 
 /** What the callback answers about one notification. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
@@ -17,13 +17,13 @@ export class AmlogsController {
   @Endpoint({
     summary: 'Mobile-money payment notification',
     description:
-      'Stored once by transaction.id. The tag is matched to a customer’s PAYG code: APPLIED (credited), UNMATCHED (kept for matching later), DUPLICATE (the same id and amount again: nothing changes). The same id with another amount is 409. Concurrent copies credit exactly once.',
+      'Stored once by transaction.id, with the body as sent. The tag is matched to a customer’s PAYG code (letter case and surrounding spaces ignored): APPLIED (credited), UNMATCHED (kept for matching later, or — when crediting failed — kept for an operator with the reason), DUPLICATE (the same id and amount again: nothing changes). The same id with another amount is 409. Concurrent copies credit exactly once. Fields this service does not use are ignored (a webhook), the ones it uses are validated. Transaction ids are the provider’s namespace: an operator receipt or deposit reference with the same text is another payment.',
     roles: [Role.PROVIDER],
     response: CallbackResponse,
     errors: [409],
   })
-  callback(@Body() body: CallbackRequest): Promise<CallbackResponse> {
-    return this.mobileMoney.receive(body.transaction);
+  callback(@Body() body: CallbackRequest, @Req() request: { body: unknown }): Promise<CallbackResponse> {
+    return this.mobileMoney.receive(body.transaction, 'CALLBACK', request.body);
   }
 
   @Post('lookup')
@@ -39,13 +39,13 @@ export class AmlogsController {
   }
 
   @Get('unmatched')
-  @Endpoint({ summary: 'Mobile-money payments no customer matched (suspense)', roles: [Role.OPERATOR], response: UnmatchedPageResponse })
+  @Endpoint({ summary: 'Mobile-money payments waiting for an operator (suspense): unmatched, or held because crediting failed', roles: [Role.OPERATOR], response: UnmatchedPageResponse })
   unmatched(@Query() query: PageQuery): Promise<UnmatchedPageResponse> {
     return this.mobileMoney.unmatched(query.page, query.limit);
   }
 
   @Post('assign')
-  @Endpoint({ summary: 'Apply an unmatched payment to a customer', roles: [Role.OPERATOR], response: AssignResponse, errors: [404, 409] })
+  @Endpoint({ summary: 'Apply a waiting (unmatched or held) payment to a customer', roles: [Role.OPERATOR], response: AssignResponse, errors: [404, 409] })
   assign(@Body() body: AssignRequest, @CurrentUser() user: AuthUser): Promise<AssignResponse> {
     return this.mobileMoney.assign(body.transactionid, body.customerid, user.id);
   }

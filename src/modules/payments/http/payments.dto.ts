@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsObject, ValidateNested } from 'class-validator';
 import { DateField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
+import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
 import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
 
 export class LoadPaymentRequest {
@@ -53,6 +54,7 @@ export class ReconResponse {
   @ApiProperty({ example: 'Matched to a customer and credited.' }) message: string;
 }
 
+@IgnoreUnknownFields()
 export class CallbackTransaction {
   @TextField({ example: 'MP240115.1234.A56789' })
   id: string;
@@ -64,6 +66,7 @@ export class CallbackTransaction {
   tag: string;
 }
 
+@IgnoreUnknownFields()
 export class CallbackRequest {
   @ApiProperty({ type: CallbackTransaction })
   @IsDefined()
@@ -115,6 +118,9 @@ export class UnmatchedResponse {
   @ApiProperty({ example: 45000 }) amount: number;
   @ApiProperty({ example: 'PAYG-UNKNOWN' }) tag: string;
   @ApiProperty({ enum: ['CALLBACK', 'LOOKUP', 'RECON'], example: 'CALLBACK' }) source: string;
+  @ApiProperty({ enum: ['UNMATCHED', 'HELD'], example: 'UNMATCHED', description: 'UNMATCHED: no customer has the tag (matched again on every look-up and at registration). HELD: crediting failed; an operator must assign it.' })
+  status: string;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why a HELD payment could not be credited; null when UNMATCHED.' }) reason: string | null;
   @ApiProperty({ example: '2026-01-20T10:00:00.000Z' }) receivedat: string;
 }
 

@@ -29,4 +29,12 @@ export class MobileMoneyTransactionEntity {
 
   @Column({ name: 'assigned_by', type: 'integer', nullable: true })
   assignedBy: number | null;
+
+  /** Why a HELD notification waits for an operator. */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  reason: string | null;
+
+  /** The body as the provider sent it, unknown fields included. */
+  @Column({ type: 'jsonb', nullable: true })
+  raw: unknown;
 }
