@@ -5,6 +5,7 @@ import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
 import { addDays } from '../../../common/time/business-date.js';
 import { checkDateRange } from '../../../common/time/date-range.js';
+import { MAX_AMOUNT } from '../../../common/validation/fields.js';
 import { isDatabaseUnavailable } from '../../../common/errors/http-error.js';
 import { LedgerService } from '../../accounts/application/ledger.service.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
@@ -193,8 +194,17 @@ export class MobileMoneyService implements OnModuleInit {
     const transactions = await this.provider.listTransactions(startdate, enddate);
     const answer: LookupAnswer = { checked: transactions.length, applied: 0, duplicates: 0, unmatched: 0 };
     for (const t of transactions) {
-      if (t.status !== 'SUCCESS' || !isStorable(t)) continue;
+      if (t.status !== 'SUCCESS') continue;
       try {
+        const kind = storable(t);
+        if (kind === 'HOLD') {
+          // money the provider says it received must not vanish because it exceeds what is credited automatically
+          const held = await this.notifications.insertHeld({ id: t.id, amount: Money.of(t.amount).toFixed(), tag: t.tag, source: 'LOOKUP', raw: t }, `Amount ${t.amount} is above the ${MAX_AMOUNT} credited automatically: an operator must check it.`);
+          if (held) answer.unmatched++;
+          else answer.duplicates++;
+          continue;
+        }
+        if (kind === 'NO') continue;
         const outcome = await this.receive({ id: t.id, amount: t.amount, tag: t.tag }, 'LOOKUP', t);
         if (outcome.status === CallbackOutcome.APPLIED) answer.applied++;
         else if (outcome.status === CallbackOutcome.DUPLICATE) answer.duplicates++;
@@ -230,7 +240,7 @@ export class MobileMoneyService implements OnModuleInit {
     }
     const remote = await this.provider.getTransaction(reference);
     if (!remote) return { reference, status: ReconStatus.NOT_FOUND, message: 'The provider does not know this transaction.' };
-    if (remote.status !== 'SUCCESS' || !isStorable(remote)) return { reference, status: ReconStatus.FAILED, message: `The provider reports it ${remote.status}: nothing to credit.` };
+    if (remote.status !== 'SUCCESS' || storable(remote) !== 'YES') return { reference, status: ReconStatus.FAILED, message: `The provider reports it ${remote.status}: nothing to credit.` };
     const outcome = await this.receive({ id: remote.id, amount: remote.amount, tag: remote.tag }, 'RECON', remote);
     const status = outcome.status === CallbackOutcome.APPLIED ? ReconStatus.APPLIED : outcome.status === CallbackOutcome.UNMATCHED ? ReconStatus.UNMATCHED : ReconStatus.ALREADY_APPLIED;
     return { reference, status, message: outcome.message };
@@ -243,14 +253,21 @@ function describe(error: unknown): string {
   return text.replace(/\s+/g, ' ').slice(0, 300);
 }
 
-/** A provider transaction this service can store: a positive amount in cents, within bounds (an empty tag is kept as unmatched). */
-function isStorable(t: ProviderTransaction): boolean {
+/**
+ * Whether a provider transaction can be credited (YES: a positive amount in cents within the bounds of
+ * part 4; an empty tag is kept as unmatched), only kept for an operator (HOLD: above those bounds but
+ * storable), or not stored at all (NO: not an amount in cents).
+ */
+function storable(t: ProviderTransaction): 'YES' | 'HOLD' | 'NO' {
+  let amount: Money;
   try {
-    const amount = Money.of(t.amount);
-    return amount.isPositive() && amount.lte(Money.of(1_000_000_000));
+    amount = Money.of(t.amount);
   } catch {
-    return false;
+    return 'NO';
   }
+  if (!amount.isPositive()) return 'NO';
+  if (amount.lte(Money.of(MAX_AMOUNT))) return 'YES';
+  return amount.lt(Money.of(1_000_000_000_000)) ? 'HOLD' : 'NO';
 }
 
 function unmatchedView(row: NotificationRow): UnmatchedView {
