@@ -33,7 +33,8 @@ export function checkMayUpdate(actor: CallActor, assignedTo: number | null): voi
 
 /** A collector may only claim a call for themselves, and only one that nobody else holds. */
 export function checkMayAssign(actor: CallActor, assignedTo: number | null, assignee: number): void {
-  if (actor.isCollector && (assignee !== actor.id || (assignedTo !== null && assignedTo !== actor.id))) throw notYourCall();
+  if (actor.isCollector && (assignee !== actor.id || (assignedTo !== null && assignedTo !== actor.id)))
+    throw notYourCall();
 }
 
 /** The only moves a collector may make: PENDING → CALLED → RESOLVED. */

@@ -95,7 +95,10 @@ export class CollectionCallsRepository {
   }
 
   /** The call's status and assignee under a row lock, so two updates of one call apply one after the other. */
-  async lockCall(em: EntityManager, id: number): Promise<{ status: CallStatus; assignedto: number | null } | null> {
+  async lockCall(
+    em: EntityManager,
+    id: number,
+  ): Promise<{ status: CallStatus; assignedto: number | null } | null> {
     const rows = (await em.query(
       'SELECT status, assigned_to AS assignedto FROM collection_calls WHERE id = $1 FOR UPDATE',
       [id],

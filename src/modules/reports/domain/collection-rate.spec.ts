@@ -4,7 +4,12 @@ import { addDays } from '../../../common/time/business-date.js';
 import { dueInRange, scheduledRepayments, ScheduleTerms } from './collection-rate.js';
 
 // 600,000 in all, 60,000 deposit, 45,000 a month: twelve instalments of 45,000 (the 12th 45,000).
-const terms: ScheduleTerms = { totalamount: Money.of(600000), monthly: Money.of(45000), depositpaid: Money.of(60000), startdate: '2026-01-01' };
+const terms: ScheduleTerms = {
+  totalamount: Money.of(600000),
+  monthly: Money.of(45000),
+  depositpaid: Money.of(60000),
+  startdate: '2026-01-01',
+};
 const due = (startdate: string, enddate: string, repaidBefore = 0, repossessedOn: string | null = null) =>
   dueInRange(terms, { startdate, enddate }, Money.of(repaidBefore), repossessedOn).toNumber();
 
@@ -34,14 +39,19 @@ describe('collection rate: what fell due in a range', () => {
 
   it('property: ranges that tile a period add up to the period, for a customer who never paid', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -40, max: 400 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 0, max: 30 }), (offset, length, cut) => {
-        const startdate = addDays(terms.startdate, offset);
-        const enddate = addDays(startdate, length - 1);
-        const middle = addDays(startdate, Math.min(cut, length - 1));
-        const whole = due(startdate, enddate);
-        if (middle === enddate) return;
-        expect(due(startdate, middle) + due(addDays(middle, 1), enddate)).toBe(whole);
-      }),
+      fc.property(
+        fc.integer({ min: -40, max: 400 }),
+        fc.integer({ min: 1, max: 31 }),
+        fc.integer({ min: 0, max: 30 }),
+        (offset, length, cut) => {
+          const startdate = addDays(terms.startdate, offset);
+          const enddate = addDays(startdate, length - 1);
+          const middle = addDays(startdate, Math.min(cut, length - 1));
+          const whole = due(startdate, enddate);
+          if (middle === enddate) return;
+          expect(due(startdate, middle) + due(addDays(middle, 1), enddate)).toBe(whole);
+        },
+      ),
     );
   });
 });

@@ -50,4 +50,3 @@ export function dueInRange(
   const covered = Money.max(dayBefore, repaidBefore);
   return Money.max(Money.zero(), scheduledRepayments(terms, last).minus(covered));
 }
-

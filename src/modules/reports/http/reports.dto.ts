@@ -36,7 +36,8 @@ export class CollectionRateResponse {
     example: 0.85,
     nullable: true,
     type: Number,
-    description: 'Collection rate: collected ÷ due, 4 decimals; above 1 when customers pay ahead or catch up; null when nothing was due.',
+    description:
+      'Collection rate: collected ÷ due, 4 decimals; above 1 when customers pay ahead or catch up; null when nothing was due.',
   })
   rate: number | null;
 }
@@ -52,7 +53,10 @@ export class DealsByStatusResponse {
 export class PortfolioResponse {
   @ApiProperty({ example: '2026-03-01', description: 'The business day the figures are for.' }) asof: string;
   @ApiProperty({ example: 'UGX' }) currency: string;
-  @ApiProperty({ example: 980, description: 'Active deals: those still being paid for (LOCKED or UNLOCKED).' })
+  @ApiProperty({
+    example: 980,
+    description: 'Active deals: those still being paid for (LOCKED or UNLOCKED).',
+  })
   activedeals: number;
   @ApiProperty({
     example: 412500000,
