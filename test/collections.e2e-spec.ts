@@ -1,6 +1,7 @@
 import { Role } from '../src/common/auth/role.js';
 import { Money } from '../src/common/money/money.js';
 import { amountInArrears } from '../src/modules/customers/domain/credit-policy.js';
+import { DeviceJobs } from '../src/modules/devices/application/device-jobs.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -54,6 +55,8 @@ describe('Collections', () => {
     t.clock.set(at(TODAY));
     return c;
   };
+  /** A collector works only on calls assigned to them: the test collector claims the call first. */
+  const claim = (callid: number) => post('assign', { callid, userid: collector.id }).expect(200);
   const stats = async () => (await t.http.get('/finance/collections/stats').set('x-access-token', collector.token).expect(200)).body;
 
   it('opens one PENDING call per overdue deal with its arrears and days overdue, and nothing on a second run', async () => {
@@ -67,28 +70,74 @@ describe('Collections', () => {
     await pay(paidOff.customerid, 540000);
     const repossessed = await customerFrom('2026-01-01');
     await t.http.post('/finance/contracts/repossess').set('x-access-token', operator).send({ customerid: repossessed.customerid, reason: 'gone' }).expect(200);
-    const dueToday = await customerFrom(TODAY); // paid-up date is today: not overdue yet
+    const dueToday = await customerFrom(TODAY); // paid-up date is today: locked today, so overdue too
     const ahead = await customerFrom('2026-03-01');
     await pay(ahead.customerid, 45000);
 
-    expect(await generate()).toEqual({ opened: 2, refreshed: 0, today: TODAY });
+    expect(await generate()).toEqual({ opened: 3, refreshed: 0, today: TODAY });
     const open = await calls('status=PENDING&limit=100');
-    expect(open.map((x) => x.customerid).sort()).toEqual([a.customerid, c.customerid].sort());
+    expect(open.map((x) => x.customerid).sort()).toEqual([a.customerid, c.customerid, dueToday.customerid].sort());
+    // Arrears unlock the device: the days from the start to today inclusive at 1,500 a day, less what was repaid.
     expect(await openCallOf(a.customerid)).toMatchObject({ status: 'PENDING', amountinarrears: 90000, daysoverdue: 59, nextpaymentdate: '2026-01-10', assignedto: null, resolution: null, fullname: a.fullname, telephone: a.telephone });
-    expect(await openCallOf(c.customerid)).toMatchObject({ amountinarrears: 45000, daysoverdue: 7, nextpaymentdate: '2026-03-03' });
+    expect(await openCallOf(c.customerid)).toMatchObject({ amountinarrears: 12000, daysoverdue: 7, nextpaymentdate: '2026-03-03' }); // 38 days to buy − 30 bought
+    expect(await openCallOf(dueToday.customerid)).toMatchObject({ amountinarrears: 1500, daysoverdue: 0, nextpaymentdate: TODAY });
     // The SQL that opened them agrees with the credit policy's own function.
     const terms = { totalamount: Money.of(600000), monthly: Money.of(45000), depositpaid: Money.of(60000), startdate: '2026-02-01' };
-    expect(amountInArrears(terms, Money.of(105000), TODAY).toNumber()).toBe(45000);
-    for (const skipped of [paidOff, repossessed, dueToday, ahead]) expect(await openCallOf(skipped.customerid)).toBeUndefined();
+    expect(amountInArrears(terms, Money.of(105000), 0, TODAY).toNumber()).toBe(12000);
+    for (const skipped of [paidOff, repossessed, ahead]) expect(await openCallOf(skipped.customerid)).toBeUndefined();
 
     expect(await generate()).toEqual({ opened: 0, refreshed: 0, today: TODAY });
-    expect(await stats()).toEqual({ PENDING: 2, CALLED: 0, RESOLVED: 0 });
+    expect(await stats()).toEqual({ PENDING: 3, CALLED: 0, RESOLVED: 0 });
 
     // A day later the open calls' figures follow the calendar; still no second call.
     t.clock.set(at('2026-03-11'));
-    expect(await generate()).toEqual({ opened: 1, refreshed: 2, today: '2026-03-11' }); // dueToday is now one day overdue
-    expect(await openCallOf(a.customerid)).toMatchObject({ daysoverdue: 60 });
-    expect(await openCallOf(dueToday.customerid)).toMatchObject({ daysoverdue: 1, amountinarrears: 45000 });
+    expect(await generate()).toEqual({ opened: 0, refreshed: 3, today: '2026-03-11' });
+    expect(await openCallOf(a.customerid)).toMatchObject({ daysoverdue: 60, amountinarrears: 91500 });
+    expect(await openCallOf(dueToday.customerid)).toMatchObject({ daysoverdue: 1, amountinarrears: 3000 });
+  });
+
+  it('asks for exactly what unlocks the device: paying the call’s arrears unlocks the deal and resolves the call', async () => {
+    // Lock day (0 days past due) and the 30th and 60th days past due: where the old figure was an instalment short.
+    for (const [start, paid, expected] of [
+      ['2026-02-08', 45000, 1500], // paid up to today, the lock day: 31 days to buy, 30 bought
+      ['2026-01-09', 45000, 46500], // paid up to 2026-02-08, 30 days past due: 61 days to buy, 30 bought
+      ['2025-12-10', 45000, 91500], // paid up to 2026-01-09, 60 days past due: 91 days to buy, 30 bought
+      ['2026-01-09', 0, 91500], // never repaid: 61 days to buy
+    ] as const) {
+      const c = await customerFrom(start);
+      if (paid) {
+        t.clock.set(at(start));
+        await pay(c.customerid, paid);
+        t.clock.set(at(TODAY));
+      }
+      await t.app.get(DeviceJobs).lockOverdue();
+      await generate();
+      const call = (await openCallOf(c.customerid))!;
+      expect(call.amountinarrears).toBe(expected);
+      await pay(c.customerid, call.amountinarrears);
+      const deal = (await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator).expect(200)).body.deal;
+      expect(deal).toMatchObject({ status: 'UNLOCKED', nextpaymentdate: '2026-03-11' });
+      expect((await calls()).find((x) => x.callid === call.callid)).toMatchObject({ status: 'RESOLVED', resolution: 'PAYMENT' });
+    }
+  });
+
+  it('closes a repossessed deal’s open call (REPOSSESSED) and never refreshes or reopens it', async () => {
+    const c = await customerFrom('2026-02-01');
+    await generate();
+    const call = (await openCallOf(c.customerid))!;
+    await claim(call.callid);
+    await post('update', { callid: call.callid, status: 'CALLED', notes: 'No answer' }).expect(200);
+    await t.http.post('/finance/contracts/repossess').set('x-access-token', operator).send({ customerid: c.customerid, reason: 'Stopped paying' }).expect(200);
+    const closed = (await calls()).find((x) => x.callid === call.callid)!;
+    expect(closed).toMatchObject({ status: 'RESOLVED', resolution: 'REPOSSESSED', notes: 'No answer', resolvedat: expect.any(String), amountinarrears: call.amountinarrears });
+
+    t.clock.set(at('2026-03-20'));
+    await generate();
+    const after = (await calls()).filter((x) => x.customerid === c.customerid);
+    expect(after).toEqual([closed]);
+    await pay(c.customerid, 45000); // a payment on a repossessed deal is recorded, and reopens nothing
+    await generate();
+    expect((await calls()).filter((x) => x.customerid === c.customerid)).toEqual([closed]);
   });
 
   it('never opens two calls for one deal, even when generation runs on several instances at once', async () => {
@@ -104,6 +153,7 @@ describe('Collections', () => {
     const c = await customerFrom('2026-02-20');
     await generate();
     const call = (await openCallOf(c.customerid))!;
+    await claim(call.callid);
     const update = (body: object) => post('update', { callid: call.callid, notes: 'note', ...body });
 
     expect((await update({ status: 'RESOLVED' }).expect(409)).body).toEqual({ message: `Call ${call.callid} is PENDING; it can only move to CALLED, not to RESOLVED.` });
@@ -139,6 +189,7 @@ describe('Collections', () => {
     const c = await customerFrom('2026-02-01');
     await generate();
     const call = (await openCallOf(c.customerid))!;
+    await claim(call.callid);
     await pay(c.customerid, 1500); // one more day: paid up to 2026-02-02, still overdue
     expect(await openCallOf(c.customerid)).toMatchObject({ callid: call.callid, status: 'PENDING' });
     await post('update', { callid: call.callid, status: 'CALLED', notes: 'Promised to pay today' }).expect(200);
@@ -163,7 +214,7 @@ describe('Collections', () => {
     await generate();
     const call = (await openCallOf(c.customerid))!;
     const other = await t.user(Role.COLLECTOR);
-    const assigned = await post('assign', { callid: call.callid, userid: other.id }).expect(200);
+    const assigned = await post('assign', { callid: call.callid, userid: other.id }, operator).expect(200);
     expect(assigned.body).toMatchObject({ callid: call.callid, assignedto: other.id, status: 'PENDING' });
     const mine = await calls(`assignedto=${other.id}`);
     expect(mine.map((x) => x.callid)).toEqual([call.callid]);
@@ -173,11 +224,11 @@ describe('Collections', () => {
     expect((await post('assign', { callid: call.callid, userid: 987654 }).expect(404)).body).toEqual({ message: 'User 987654 not found.' });
     expect((await post('assign', { callid: 987654, userid: other.id }).expect(404)).body).toEqual({ message: 'Call 987654 not found.' });
     await t.http.post('/finance/users/disable').set('x-access-token', await t.token(Role.ADMIN)).send({ id: other.id }).expect(200);
-    await post('assign', { callid: call.callid, userid: other.id }).expect(409);
+    await post('assign', { callid: call.callid, userid: other.id }, operator).expect(409);
 
-    await post('update', { callid: call.callid, status: 'CALLED', notes: 'x' }).expect(200);
-    await post('update', { callid: call.callid, status: 'RESOLVED', notes: 'x' }).expect(200);
-    expect((await post('assign', { callid: call.callid, userid: collector.id }).expect(409)).body).toEqual({ message: `Call ${call.callid} is resolved.` });
+    await post('update', { callid: call.callid, status: 'CALLED', notes: 'x' }, operator).expect(200);
+    await post('update', { callid: call.callid, status: 'RESOLVED', notes: 'x' }, await t.token(Role.ADMIN)).expect(200);
+    expect((await post('assign', { callid: call.callid, userid: collector.id }, operator).expect(409)).body).toEqual({ message: `Call ${call.callid} is resolved.` });
     await post('assign', { callid: call.callid, userid: 'me' }).expect(400);
   });
 
@@ -194,14 +245,39 @@ describe('Collections', () => {
     await t.http.get('/finance/collections/calls?assignedto=x').set('x-access-token', collector.token).expect(400);
   });
 
-  it('is for COLLECTOR and ADMIN: 401 without a token, 403 for OPERATOR and PROVIDER', async () => {
+  it('lets a collector update only the calls assigned to them; ADMIN and OPERATOR update any', async () => {
+    const [c1, c2, c3] = [await customerFrom('2026-02-10'), await customerFrom('2026-02-11'), await customerFrom('2026-02-12')];
+    await generate();
+    const [mine, theirs, nobodys] = [(await openCallOf(c1.customerid))!, (await openCallOf(c2.customerid))!, (await openCallOf(c3.customerid))!];
+    const other = await t.user(Role.COLLECTOR);
+    await post('assign', { callid: mine.callid, userid: collector.id }).expect(200); // claiming a free call for oneself
+    await post('assign', { callid: theirs.callid, userid: other.id }, operator).expect(200);
+
+    const update = (callid: number, token: string) => post('update', { callid, status: 'CALLED', notes: 'Spoke to them' }, token);
+    expect((await update(theirs.callid, collector.token).expect(403)).body).toEqual({ message: 'Forbidden.' });
+    expect((await update(nobodys.callid, collector.token).expect(403)).body).toEqual({ message: 'Forbidden.' });
+    // Nor may a collector take another's call, or hand calls out.
+    expect((await post('assign', { callid: theirs.callid, userid: collector.id }).expect(403)).body).toEqual({ message: 'Forbidden.' });
+    expect((await post('assign', { callid: nobodys.callid, userid: other.id }).expect(403)).body).toEqual({ message: 'Forbidden.' });
+    expect((await calls()).find((x) => x.callid === theirs.callid)).toMatchObject({ status: 'PENDING', assignedto: other.id, notes: null });
+
+    await update(mine.callid, collector.token).expect(200);
+    await update(theirs.callid, other.token).expect(200);
+    await update(nobodys.callid, operator).expect(200);
+    await post('update', { callid: theirs.callid, status: 'RESOLVED', notes: 'Paid at the shop' }, await t.token(Role.ADMIN)).expect(200);
+    expect((await update(987654, collector.token).expect(404)).body).toEqual({ message: 'Call 987654 not found.' });
+  });
+
+  it('is for COLLECTOR, OPERATOR (calls, assign, update) and ADMIN: 401 without a token, 403 otherwise', async () => {
     expect((await t.http.get('/finance/collections/stats').expect(401)).body).toEqual({ message: 'No token provided.' });
-    for (const role of [Role.OPERATOR, Role.PROVIDER]) {
-      const token = await t.token(role);
+    const provider = await t.token(Role.PROVIDER);
+    for (const token of [provider, operator]) {
       expect((await t.http.get('/finance/collections/stats').set('x-access-token', token).expect(403)).body).toEqual({ message: 'Forbidden.' });
-      await post('generate', {}, token).expect(403);
-      await post('update', { callid: 1, status: 'CALLED', notes: 'x' }, token).expect(403);
+      expect((await post('generate', {}, token).expect(403)).body).toEqual({ message: 'Forbidden.' });
     }
+    await t.http.get('/finance/collections/calls').set('x-access-token', provider).expect(403);
+    expect((await post('update', { callid: 1, status: 'CALLED', notes: 'x' }, provider).expect(403)).body).toEqual({ message: 'Forbidden.' });
+    await t.http.get('/finance/collections/calls').set('x-access-token', operator).expect(200);
     await post('generate', {}, await t.token(Role.ADMIN)).expect(200);
   });
 });

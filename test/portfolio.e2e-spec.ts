@@ -12,12 +12,15 @@ import { startTestApp, TestApp } from './support/test-app.js';
  * customers' start dates are placed in the past by registering them with the clock moved back.
  * Deal: total 600,000, deposit 60,000, monthly 45,000 (1,500 a day). T = today.
  *
- *   P1 starts T−40, pays 45,000      → paid up to T−10: LOCKED,   balance 495,000, arrears  45,000
- *   P2 starts T−70, pays nothing     → paid up to T−70: LOCKED,   balance 540,000, arrears 135,000 (PAR30)
+ * Arrears are what unlocks the device again: the days from the start to T inclusive, at 1,500 a day,
+ * less what was repaid.
+ *
+ *   P1 starts T−40, pays 45,000      → paid up to T−10: LOCKED,   balance 495,000, arrears  16,500 (41 days − 30)
+ *   P2 starts T−70, pays nothing     → paid up to T−70: LOCKED,   balance 540,000, arrears 106,500 (71 days; PAR30)
  *   P3 starts T−5,  pays 90,000      → paid up to T+55: UNLOCKED, balance 450,000, arrears       0
  *   P4 starts T−20, pays 540,000     → PAID_OFF
- *   P5 starts T−35, repossessed      → REPOSSESSED (not active)
- *   P6 starts T,    pays nothing     → paid up to T:    LOCKED,   balance 540,000, arrears       0
+ *   P5 starts T−35, repossessed      → REPOSSESSED (not active), balance 540,000 on its own line
+ *   P6 starts T,    pays nothing     → paid up to T:    LOCKED,   balance 540,000, arrears   1,500 (1 day)
  */
 describe('Portfolio report', () => {
   let t: TestApp;
@@ -62,31 +65,37 @@ describe('Portfolio report', () => {
       currency: 'UGX',
       activedeals: 4,
       outstandingbalance: 2025000, // 495,000 + 540,000 + 450,000 + 540,000
-      amountinarrears: 180000, // 45,000 + 135,000
+      amountinarrears: 124500, // 16,500 + 106,500 + 1,500
       par30balance: 540000, // P2 alone is more than 30 days past its paid-up date
       par30: 0.2667, // 540,000 ÷ 2,025,000
+      repossesseddeals: 1,
+      repossessedbalance: 540000, // P5: outside the active portfolio, but not dropped
+      writtenoffbalance: 0,
+      bookbalance: 2565000, // 2,025,000 + 540,000 (+ P4's 0)
       dealsbystatus: { LOCKED: 3, UNLOCKED: 1, PAID_OFF: 1, REPOSSESSED: 1 },
     });
   });
 
   it('agrees with the credit policy’s arrears function deal by deal', async () => {
-    const rows = await t.db.query(`SELECT customer_id, totalamount, monthly, depositpaid, amountpaid, startdate FROM customer_deals WHERE status IN ('LOCKED', 'UNLOCKED')`);
+    const rows = await t.db.query(`SELECT customer_id, totalamount, monthly, depositpaid, amountpaid, bonusdays, startdate FROM customer_deals WHERE status IN ('LOCKED', 'UNLOCKED')`);
     const sum = rows.reduce(
       (acc: Money, d: Record<string, string>) =>
-        acc.plus(amountInArrears({ totalamount: Money.of(d.totalamount), monthly: Money.of(d.monthly), depositpaid: Money.of(d.depositpaid), startdate: d.startdate }, Money.of(d.amountpaid), T)),
+        acc.plus(amountInArrears({ totalamount: Money.of(d.totalamount), monthly: Money.of(d.monthly), depositpaid: Money.of(d.depositpaid), startdate: d.startdate }, Money.of(d.amountpaid), Number(d.bonusdays), T)),
       Money.zero(),
     );
     expect(sum.toNumber()).toBe((await report()).amountinarrears);
   });
 
   it('gives the collection rate of a range: repayments received ÷ repayments that fell due and were not already covered', async () => {
-    // Range T−30…T. Due: P1 45,000 (its 2nd month), P2 45,000 (its 3rd), P3 45,000 (its 1st), P4 45,000 (its 1st), P6 0.
-    // Collected (deposits excluded, repossessed P5 left out): 45,000 + 90,000 + 540,000.
+    // Instalment k falls due on start + 30 × (k − 1). Range T−30…T. Due: P1 45,000 (its 2nd, on T−10), P2 45,000 (its
+    // 3rd, T−10), P3 45,000 (its 1st, T−5), P4 45,000 (its 1st, T−20), P5 45,000 (its 2nd, T−5: repossessed today, after
+    // the instalment fell due, so it still counts), P6 45,000 (its 1st, T).
+    // Collected (deposits excluded): 45,000 + 90,000 + 540,000.
     const r = await report(`?startdate=${addDays(T, -30)}&enddate=${T}`);
-    expect(r.collection).toEqual({ startdate: addDays(T, -30), enddate: T, due: 180000, collected: 675000, rate: 3.75 });
-    // Range T−60…T−31: only P1 (1st month) and P2 (2nd month) were due, and nothing was paid then.
+    expect(r.collection).toEqual({ startdate: addDays(T, -30), enddate: T, due: 270000, collected: 675000, rate: 2.5 });
+    // Range T−60…T−31: P1 (1st, T−40), P2 (2nd, T−40) and P5 (1st, T−35, repossessed after the range) were due, nothing paid then.
     const earlier = await report(`?startdate=${addDays(T, -60)}&enddate=${addDays(T, -31)}`);
-    expect(earlier.collection).toEqual({ startdate: addDays(T, -60), enddate: addDays(T, -31), due: 90000, collected: 0, rate: 0 });
+    expect(earlier.collection).toEqual({ startdate: addDays(T, -60), enddate: addDays(T, -31), due: 135000, collected: 0, rate: 0 });
     // Before anyone started, nothing was due: no rate rather than a division by zero.
     const before = await report(`?startdate=${addDays(T, -120)}&enddate=${addDays(T, -100)}`);
     expect(before.collection).toMatchObject({ due: 0, collected: 0, rate: null });
@@ -113,5 +122,17 @@ describe('Portfolio report', () => {
     await t.http.get('/finance/reports/portfolio').expect(401);
     for (const role of [Role.OPERATOR, Role.COLLECTOR, Role.PROVIDER]) await t.http.get('/finance/reports/portfolio').set('x-access-token', await t.token(role)).expect(403);
     await t.http.get('/finance/reports/portfolio').set('x-access-token', await t.token(Role.ADMIN)).expect(200);
+  });
+
+  it('keeps a past range’s figures when a deal is repossessed today, and keeps its cash in collected', async () => {
+    const range = `?startdate=${addDays(T, -60)}&enddate=${addDays(T, -31)}`;
+    const current = `?startdate=${addDays(T, -30)}&enddate=${T}`;
+    const [before, beforeNow] = [(await report(range)).collection, (await report(current)).collection];
+    await t.http.post('/finance/contracts/repossess').set('x-access-token', operator).send({ customerid: customers.P1.customerid, reason: 'Stopped paying' }).expect(200);
+    expect((await report(range)).collection).toEqual(before);
+    // P1's 45,000 paid in this range stays collected; its instalment due on T−10 stays due.
+    expect((await report(current)).collection).toEqual(beforeNow);
+    const r = await report();
+    expect(r).toMatchObject({ activedeals: 3, outstandingbalance: 1530000, repossesseddeals: 2, repossessedbalance: 1035000, bookbalance: 2565000 });
   });
 });

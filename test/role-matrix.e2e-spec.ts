@@ -68,9 +68,9 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'GET /finance/inventory': [ADMIN, OPERATOR],
 
   'POST /finance/collections/generate': [ADMIN, COLLECTOR],
-  'GET /finance/collections/calls': [ADMIN, COLLECTOR],
-  'POST /finance/collections/assign': [ADMIN, COLLECTOR],
-  'POST /finance/collections/update': [ADMIN, COLLECTOR],
+  'GET /finance/collections/calls': [ADMIN, OPERATOR, COLLECTOR],
+  'POST /finance/collections/assign': [ADMIN, OPERATOR, COLLECTOR],
+  'POST /finance/collections/update': [ADMIN, OPERATOR, COLLECTOR],
   'GET /finance/collections/stats': [ADMIN, COLLECTOR],
 
   'GET /finance/reports/portfolio': [ADMIN],

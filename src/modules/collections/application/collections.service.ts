@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Role } from '../../../common/auth/role.js';
+import { AuthUser, Role } from '../../../common/auth/role.js';
 import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
@@ -12,9 +12,12 @@ import { userNotFound } from '../../users/domain/user-errors.js';
 import {
   assigneeNotCollector,
   CALL_STATUSES,
+  CallActor,
   CallStatus,
   callNotFound,
   checkAssignable,
+  checkMayAssign,
+  checkMayUpdate,
   checkPromiseDate,
   checkTransition,
   Resolution,
@@ -45,6 +48,8 @@ export interface CallView {
 const isUpToDate = (state: DealState, today: string) =>
   state.status === DealStatus.PAID_OFF ||
   (state.status !== DealStatus.REPOSSESSED && state.nextpaymentdate > today);
+
+const callActor = (user: AuthUser): CallActor => ({ id: user.id, isCollector: user.role === Role.COLLECTOR });
 
 @Injectable()
 export class CollectionsService implements OnModuleInit {
@@ -83,7 +88,7 @@ export class CollectionsService implements OnModuleInit {
   }
 
   /**
-   * Opens one PENDING call per overdue deal (paid-up date before today, still being paid for) that
+   * Opens one PENDING call per overdue deal (paid-up date today or earlier, still being paid for) that
    * has no open call, and brings the figures of open calls up to today. Idempotent, and safe on
    * several instances at once: the unique index on open calls lets only one call per deal in.
    */
@@ -103,35 +108,40 @@ export class CollectionsService implements OnModuleInit {
     return { items: rows.map(CollectionsService.view), total, page, limit };
   }
 
-  /** Hands an open call to an active collector. */
-  async assign(callId: number, userId: number, actorId: number): Promise<CallView> {
+  /** Hands an open call to an active collector; a collector may only claim a call nobody else holds. */
+  async assign(callId: number, userId: number, actor: AuthUser): Promise<CallView> {
     const user = await this.users.find(userId);
     if (!user) throw userNotFound(userId);
     if (user.role !== Role.COLLECTOR || !user.active) throw assigneeNotCollector(userId);
     return this.dataSource.transaction(async (em) => {
-      const status = await this.calls.lockStatus(em, callId);
-      if (!status) throw callNotFound(callId);
-      checkAssignable(callId, status);
-      await this.calls.assign(em, callId, userId, actorId);
+      const call = await this.calls.lockCall(em, callId);
+      if (!call) throw callNotFound(callId);
+      checkMayAssign(callActor(actor), call.assignedto, userId);
+      checkAssignable(callId, call.status);
+      await this.calls.assign(em, callId, userId, actor.id);
       return this.viewOf(em, callId);
     });
   }
 
-  /** Records the collector's work: PENDING → CALLED → RESOLVED only (409 otherwise), with notes and an optional promise to pay. */
+  /**
+   * Records the collector's work: PENDING → CALLED → RESOLVED only (409 otherwise), with notes and an
+   * optional promise to pay. A collector works only on the calls assigned to them (403).
+   */
   async update(
     input: { callid: number; status: CallStatus; notes: string; promisedate?: string },
-    actorId: number,
+    actor: AuthUser,
   ): Promise<CallView> {
     checkPromiseDate(input.promisedate, this.customers.today());
     return this.dataSource.transaction(async (em) => {
-      const status = await this.calls.lockStatus(em, input.callid);
-      if (!status) throw callNotFound(input.callid);
-      checkTransition(input.callid, status, input.status);
+      const call = await this.calls.lockCall(em, input.callid);
+      if (!call) throw callNotFound(input.callid);
+      checkMayUpdate(callActor(actor), call.assignedto);
+      checkTransition(input.callid, call.status, input.status);
       await this.calls.moveTo(em, input.callid, {
         status: input.status,
         notes: input.notes,
         promisedate: input.promisedate,
-        by: actorId,
+        by: actor.id,
       });
       return this.viewOf(em, input.callid);
     });
@@ -145,10 +155,15 @@ export class CollectionsService implements OnModuleInit {
   }
 
   /**
-   * A deal that comes up to date closes its open call, in the transaction of the change. Deals that
-   * were already up to date cannot have an open call, so they cost no query.
+   * A repossessed deal, or one that comes up to date, closes its open call in the transaction of the
+   * change. Deals that were already up to date cannot have an open call, so they cost no query.
    */
   private async onDealChanged(em: EntityManager, change: DealChange): Promise<void> {
+    if (change.after.status === DealStatus.REPOSSESSED) {
+      if (change.before.status !== DealStatus.REPOSSESSED)
+        await this.calls.resolveOpenCall(em, change.customerDealId, Resolution.REPOSSESSED);
+      return;
+    }
     if (isUpToDate(change.before, change.today) || !isUpToDate(change.after, change.today)) return;
     const resolution = change.after.amountpaid.gt(change.before.amountpaid)
       ? Resolution.PAYMENT

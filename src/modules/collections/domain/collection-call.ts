@@ -1,4 +1,4 @@
-import { conflict, invalid, notFound } from '../../../common/errors/domain-error.js';
+import { conflict, DomainError, ErrorKind, invalid, notFound } from '../../../common/errors/domain-error.js';
 
 export enum CallStatus {
   PENDING = 'PENDING',
@@ -8,11 +8,33 @@ export enum CallStatus {
 
 export const CALL_STATUSES = Object.values(CallStatus);
 
-/** Why a call was closed: by the collector, or by the deal coming up to date. */
+/** Why a call was closed: by the collector, by the deal coming up to date, or by the device being taken back. */
 export enum Resolution {
   COLLECTOR = 'COLLECTOR',
   PAYMENT = 'PAYMENT',
   BONUS_DAYS = 'BONUS_DAYS',
+  REPOSSESSED = 'REPOSSESSED',
+}
+
+export const RESOLUTIONS = Object.values(Resolution);
+
+/**
+ * Who may work on a call (DESIGN part 10): a collector only on the calls assigned to them; ADMIN and
+ * OPERATOR (who supervise collections) on any.
+ */
+export interface CallActor {
+  id: number;
+  isCollector: boolean;
+}
+
+export function checkMayUpdate(actor: CallActor, assignedTo: number | null): void {
+  if (actor.isCollector && assignedTo !== actor.id) throw notYourCall();
+}
+
+/** A collector may only claim a call for themselves, and only one that nobody else holds. */
+export function checkMayAssign(actor: CallActor, assignedTo: number | null, assignee: number): void {
+  if (actor.isCollector && (assignee !== actor.id || (assignedTo !== null && assignedTo !== actor.id)))
+    throw notYourCall();
 }
 
 /** The only moves a collector may make: PENDING → CALLED → RESOLVED. */
@@ -46,3 +68,4 @@ export function checkPromiseDate(promisedate: string | undefined, today: string)
 export const callNotFound = (id: number) => notFound('CALL_NOT_FOUND', `Call ${id} not found.`);
 export const assigneeNotCollector = (userId: number) =>
   conflict('ASSIGNEE_NOT_COLLECTOR', `User ${userId} is not an active collector.`);
+const notYourCall = () => new DomainError(ErrorKind.FORBIDDEN, 'CALL_NOT_ASSIGNED_TO_YOU', 'Forbidden.');

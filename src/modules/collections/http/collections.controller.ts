@@ -25,7 +25,7 @@ export class CollectionsController {
   @Endpoint({
     summary: 'Open calls for overdue deals',
     description:
-      'Opens one PENDING call for each deal whose paid-up date is before today and that is neither PAID_OFF nor REPOSSESSED and has no open call, with its amount in arrears and days overdue; brings the figures of open calls up to today. Running it again opens nothing new. A scheduled job does the same every COLLECTIONS_GENERATE_MINUTES (daily by default).',
+      'Opens one PENDING call for each overdue deal — paid-up date today or earlier (the device is locked on its paid-up date), neither PAID_OFF nor REPOSSESSED — that has no open call, with its amount in arrears (the least that unlocks the device again) and days overdue; brings the figures of open calls on such deals up to today. Calls of repossessed or paid-off deals are never opened, refreshed or reopened. Running it again opens nothing new. A scheduled job does the same every COLLECTIONS_GENERATE_MINUTES (daily by default).',
     roles: [Role.COLLECTOR],
     response: GenerateCallsResponse,
   })
@@ -37,7 +37,7 @@ export class CollectionsController {
   @Endpoint({
     summary: 'List collection calls',
     description: 'Paged, most days overdue first; filters `status` and `assignedto` (a user id).',
-    roles: [Role.COLLECTOR],
+    roles: [Role.COLLECTOR, Role.OPERATOR],
     response: CallPageResponse,
   })
   list(@Query() query: CallListQuery): Promise<CallPageResponse> {
@@ -52,26 +52,26 @@ export class CollectionsController {
   @Endpoint({
     summary: 'Assign a call to a collector',
     description:
-      'Unknown call or user 404; the user must be an active COLLECTOR and the call not RESOLVED (409).',
-    roles: [Role.COLLECTOR],
+      'Unknown call or user 404; the user must be an active COLLECTOR and the call not RESOLVED (409). ADMIN and OPERATOR assign any call; a COLLECTOR may only claim, for themselves, a call that no other collector holds (403 `Forbidden.` otherwise).',
+    roles: [Role.COLLECTOR, Role.OPERATOR],
     response: CallResponse,
     errors: [404, 409],
   })
   assign(@Body() body: AssignCallRequest, @CurrentUser() user: AuthUser): Promise<CallResponse> {
-    return this.collections.assign(body.callid, body.userid, user.id);
+    return this.collections.assign(body.callid, body.userid, user);
   }
 
   @Post('update')
   @Endpoint({
     summary: 'Record a call’s progress',
     description:
-      'Only PENDING → CALLED → RESOLVED (409 for any other move); notes replace the previous ones; promisedate (today or later) records a promise to pay. A payment that brings the deal up to date resolves its open call by itself.',
-    roles: [Role.COLLECTOR],
+      'Only PENDING → CALLED → RESOLVED (409 for any other move); notes replace the previous ones; promisedate (today or later) records a promise to pay. A COLLECTOR updates only the calls assigned to them (403 `Forbidden.` otherwise, unassigned calls included: claim one with `assign` first); ADMIN and OPERATOR update any. A payment or bonus days that bring the deal up to date resolve its open call by themselves (resolution PAYMENT or BONUS_DAYS), and so does a repossession (resolution REPOSSESSED).',
+    roles: [Role.COLLECTOR, Role.OPERATOR],
     response: CallResponse,
     errors: [404, 409],
   })
   update(@Body() body: UpdateCallRequest, @CurrentUser() user: AuthUser): Promise<CallResponse> {
-    return this.collections.update(body, user.id);
+    return this.collections.update(body, user);
   }
 
   @Get('stats')

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PageQuery, toInt } from '../../../common/http/pagination.js';
 import { DateField, EnumField, IdField, TextField } from '../../../common/validation/fields.js';
-import { CALL_STATUSES, CallStatus } from '../domain/collection-call.js';
+import { CALL_STATUSES, CallStatus, RESOLUTIONS } from '../domain/collection-call.js';
 
 export class CallListQuery extends PageQuery {
   @ApiPropertyOptional({ enum: CALL_STATUSES })
@@ -59,7 +59,8 @@ export class CallResponse {
   @ApiProperty({ enum: CALL_STATUSES, example: 'PENDING' }) status: string;
   @ApiProperty({
     example: 45000,
-    description: 'What the schedule expected by today and was not paid (as of the last generation).',
+    description:
+      'The least the customer must pay for the device to be UNLOCKED again (as of the last generation): the cost of the days from the start date to today inclusive, less bonus days, at monthly per 30 days rounded up to the cent, less the repayments made beyond the deposit; never more than the balance (paying the balance pays the deal off). Paying exactly this unlocks the device and resolves the call.',
   })
   amountinarrears: number;
   @ApiProperty({ example: 6, description: 'Days since the paid-up date (as of the last generation).' })
@@ -70,10 +71,11 @@ export class CallResponse {
   notes: string | null;
   @ApiProperty({ example: '2026-03-13', nullable: true, type: String }) promisedate: string | null;
   @ApiProperty({
-    enum: ['COLLECTOR', 'PAYMENT', 'BONUS_DAYS'],
+    enum: RESOLUTIONS,
     nullable: true,
     example: null,
-    description: 'Who or what resolved the call.',
+    description:
+      'Who or what resolved the call: COLLECTOR (the collector marked it RESOLVED), PAYMENT or BONUS_DAYS (the deal came up to date), REPOSSESSED (the device was taken back).',
   })
   resolution: string | null;
   @ApiProperty({ example: '2026-03-10T06:00:00.000Z' }) createdat: string;

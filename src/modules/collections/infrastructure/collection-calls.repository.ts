@@ -51,14 +51,18 @@ export class CollectionCallsRepository {
     return em ?? this.dataSource.manager;
   }
 
-  /** Opens a PENDING call for every overdue active deal without an open call; answers how many were opened. */
+  /**
+   * Opens a PENDING call for every overdue active deal (paid-up date today or earlier: locked, DESIGN
+   * part 8) without an open call; answers how many were opened. Repossessed and paid-off deals are
+   * never collected on.
+   */
   async openForOverdueDeals(today: string): Promise<number> {
     const [{ n }] = (await this.q().query(
       `WITH opened AS (
          INSERT INTO collection_calls (customer_id, customer_deal_id, amountinarrears, daysoverdue, nextpaymentdate)
          SELECT cd.customer_id, cd.id, ${ARREARS_SQL('cd', '$1::date')}, ${DAYS_OVERDUE_SQL('cd', '$1::date')}, cd.nextpaymentdate
          FROM customer_deals cd
-         WHERE ${ACTIVE_DEAL_SQL('cd')} AND cd.nextpaymentdate < $1::date
+         WHERE ${ACTIVE_DEAL_SQL('cd')} AND cd.nextpaymentdate <= $1::date
          ON CONFLICT (customer_deal_id) WHERE status <> 'RESOLVED' DO NOTHING
          RETURNING 1)
        SELECT count(*)::int AS n FROM opened`,
@@ -67,13 +71,16 @@ export class CollectionCallsRepository {
     return n;
   }
 
-  /** Brings the arrears and days overdue of open calls up to today; answers how many changed. */
+  /**
+   * Brings the arrears and days overdue of open calls on active deals up to today; answers how many
+   * changed. A call left open on a repossessed or paid-off deal keeps the figures it had.
+   */
   async refreshOpenCalls(today: string): Promise<number> {
     const [, affected] = (await this.q().query(
       `UPDATE collection_calls k
          SET amountinarrears = f.arrears, daysoverdue = f.days, nextpaymentdate = f.due, updated_at = now()
        FROM (SELECT cd.id, ${ARREARS_SQL('cd', '$1::date')} AS arrears, ${DAYS_OVERDUE_SQL('cd', '$1::date')} AS days, cd.nextpaymentdate AS due
-             FROM customer_deals cd) f
+             FROM customer_deals cd WHERE ${ACTIVE_DEAL_SQL('cd')}) f
        WHERE f.id = k.customer_deal_id AND k.status <> 'RESOLVED'
          AND (k.amountinarrears, k.daysoverdue, k.nextpaymentdate) IS DISTINCT FROM (f.arrears, f.days, f.due)`,
       [today],
@@ -87,12 +94,16 @@ export class CollectionCallsRepository {
       .then((rows: CallRow[]) => rows[0] ?? null);
   }
 
-  /** The call's status under a row lock, so two updates of one call apply one after the other. */
-  async lockStatus(em: EntityManager, id: number): Promise<CallStatus | null> {
-    const rows = (await em.query('SELECT status FROM collection_calls WHERE id = $1 FOR UPDATE', [
-      id,
-    ])) as Array<{ status: CallStatus }>;
-    return rows[0]?.status ?? null;
+  /** The call's status and assignee under a row lock, so two updates of one call apply one after the other. */
+  async lockCall(
+    em: EntityManager,
+    id: number,
+  ): Promise<{ status: CallStatus; assignedto: number | null } | null> {
+    const rows = (await em.query(
+      'SELECT status, assigned_to AS assignedto FROM collection_calls WHERE id = $1 FOR UPDATE',
+      [id],
+    )) as Array<{ status: CallStatus; assignedto: number | null }>;
+    return rows[0] ?? null;
   }
 
   async assign(em: EntityManager, id: number, userId: number, by: number): Promise<void> {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Money } from '../../../common/money/money.js';
 import { addDays } from '../../../common/time/business-date.js';
-import { amountInArrears, applyPayment, ContractTerms, DealStatus, daysOverdue, deriveDealState, isOverdue } from './credit-policy.js';
+import { amountInArrears, applyPayment, ContractTerms, DealStatus, daysOverdue, deriveDealState, isOverdue, stateFromAmountPaid } from './credit-policy.js';
 
 const terms: ContractTerms = { totalamount: Money.of(600000), monthly: Money.of(45000), depositpaid: Money.of(60000), startdate: '2026-01-15' };
 const amount = fc.integer({ min: 1, max: 20_000_000 }).map((c) => Money.of((c / 100).toFixed(2)));
@@ -129,9 +129,74 @@ describe('credit policy', () => {
     expect(isOverdue({ status: DealStatus.PAID_OFF, nextpaymentdate: '2026-01-01' }, '2026-02-13')).toBe(false);
     expect(daysOverdue('2026-02-14', '2026-02-20')).toBe(6);
     expect(daysOverdue('2026-02-14', '2026-02-10')).toBe(0);
-    // 40 days after the start two instalments are due: 60000 + 2 × 45000 = 150000; 105000 paid → 45000 in arrears
-    expect(amountInArrears(terms, Money.of(105000), '2026-02-24').toFixed()).toBe('45000.00');
-    expect(amountInArrears(terms, Money.of(600000), '2027-06-01').toFixed()).toBe('0.00');
-    expect(amountInArrears(terms, Money.of(60000), '2030-01-01').toFixed()).toBe('540000.00');
+  });
+});
+
+describe('arrears: what unlocks the device again', () => {
+  // 45,000 a month is 1,500 a day; one instalment (105,000 paid with the deposit) buys up to 2026-02-14.
+  const arrears = (paid: number, day: string, bonusdays = 0) => amountInArrears(terms, Money.of(paid), bonusdays, day).toFixed();
+
+  it('asks on the lock day for one day of use, not nothing', () => {
+    expect(arrears(105000, '2026-02-14')).toBe('1500.00');
+    expect(arrears(105000, '2026-02-13')).toBe('0.00');
+  });
+
+  it('asks on every 30th day past due for the days used plus one, not a whole instalment short', () => {
+    expect(arrears(105000, '2026-03-16')).toBe('46500.00'); // 30 days past due: 31 days to buy
+    expect(arrears(105000, '2026-04-15')).toBe('91500.00');
+    expect(arrears(105000, '2026-02-24')).toBe('16500.00');
+  });
+
+  it('asks a deal locked on its first day for one day, counts bonus days, and never more than the balance', () => {
+    expect(arrears(60000, '2026-01-15')).toBe('1500.00');
+    expect(arrears(105000, '2026-02-24', 10)).toBe('1500.00');
+    expect(arrears(105000, '2026-02-24', 11)).toBe('0.00');
+    expect(arrears(60000, '2030-01-01')).toBe('540000.00');
+    expect(arrears(600000, '2027-06-01')).toBe('0.00');
+  });
+
+  it('rounds a day that costs a fraction of a cent up, so paying it surely buys the day', () => {
+    const odd: ContractTerms = { ...terms, monthly: Money.of('1000.01') };
+    expect(amountInArrears(odd, Money.of(60000), 0, odd.startdate).toFixed()).toBe('33.34'); // 33.333… 
+    expect(stateFromAmountPaid(odd, Money.of('60033.34'), 0, odd.startdate, false).status).toBe(DealStatus.UNLOCKED);
+    expect(stateFromAmountPaid(odd, Money.of('60033.33'), 0, odd.startdate, false).status).toBe(DealStatus.LOCKED);
+  });
+
+  const cents = (min: number, max: number) => fc.integer({ min, max }).map((c) => Money.of((c / 100).toFixed(2)));
+  const book = fc
+    .record({
+      monthly: cents(100, 100_000_000),
+      depositpaid: cents(100, 100_000_000),
+      months: fc.integer({ min: 1, max: 36 }),
+      paidShare: fc.double({ min: 0, max: 1.1, noNaN: true }),
+      bonusdays: fc.integer({ min: 0, max: 120 }),
+      dayOffset: fc.integer({ min: 0, max: 1500 }),
+    })
+    .map(({ monthly, depositpaid, months, paidShare, bonusdays, dayOffset }) => {
+      const totalamount = depositpaid.plus(monthly.times(months));
+      const startdate = '2026-01-15';
+      const repaid = totalamount.minus(depositpaid).times(paidShare.toFixed(6));
+      return { terms: { totalamount, monthly, depositpaid, startdate }, amountpaid: depositpaid.plus(repaid), bonusdays, today: addDays(startdate, dayOffset) };
+    });
+
+  it('property: paying the arrears unlocks (or pays off); a cent less leaves it locked, unless the arrears are the balance', () => {
+    fc.assert(
+      fc.property(book, ({ terms: t, amountpaid, bonusdays, today: day }) => {
+        const a = amountInArrears(t, amountpaid, bonusdays, day);
+        const before = stateFromAmountPaid(t, amountpaid, bonusdays, day, false);
+        if (a.isZero()) {
+          expect(before.status).not.toBe(DealStatus.LOCKED);
+          return;
+        }
+        expect(before.status).toBe(DealStatus.LOCKED);
+        expect(a.lte(before.balance)).toBe(true);
+        const after = stateFromAmountPaid(t, amountpaid.plus(a), bonusdays, day, false);
+        expect([DealStatus.UNLOCKED, DealStatus.PAID_OFF]).toContain(after.status);
+        if (a.eq(before.balance)) return;
+        const short = stateFromAmountPaid(t, amountpaid.plus(a).minus(Money.of('0.01')), bonusdays, day, false);
+        expect(short.status).toBe(DealStatus.LOCKED);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -66,12 +66,29 @@ export function daysOverdue(nextpaymentdate: string, today: string): number {
 }
 
 /**
- * What should have been paid by today and was not: deposit + monthly × (started 30-day periods
- * since the start), capped at the total, minus what was paid; never below zero.
+ * A call's arrears: the least the customer must pay, to the cent, for the device to be UNLOCKED
+ * again under the lock rule (part 5), capped at the balance (paying the balance pays the deal off).
+ * The paid-up date must come after today, so startdate + bonusdays + floor(30 × repaid / monthly)
+ * ≥ today + 1: the repayments must buy `daysToUnlock` days, which cost days × monthly / 30 rounded
+ * up to the cent. Nothing when the paid-up date already lies ahead.
  */
-export function amountInArrears(terms: ContractTerms, amountpaid: Money, today: string): Money {
-  const periods = Math.max(0, Math.ceil(daysBetween(terms.startdate, today) / 30));
-  const planned = terms.depositpaid.plus(terms.monthly.times(periods));
-  const due = planned.gt(terms.totalamount) ? terms.totalamount : planned;
-  return Money.max(Money.zero(), due.minus(amountpaid));
+export function amountInArrears(terms: ContractTerms, amountpaid: Money, bonusdays: number, today: string): Money {
+  const balance = Money.max(Money.zero(), terms.totalamount.minus(amountpaid));
+  const days = daysToUnlock(terms.startdate, bonusdays, today);
+  if (days <= 0) return Money.zero();
+  const short = costOfDays(days, terms.monthly).minus(amountpaid.minus(terms.depositpaid));
+  if (!short.isPositive()) return Money.zero();
+  return short.gt(balance) ? balance : short;
+}
+
+/** Days of use (after bonus days) the repayments must have bought for the paid-up date to lie after `today`. */
+export function daysToUnlock(startdate: string, bonusdays: number, today: string): number {
+  return daysBetween(startdate, today) - bonusdays + 1;
+}
+
+/** What `days` days of use cost at `monthly` per 30 days, rounded up to the cent (so they are surely bought). */
+export function costOfDays(days: number, monthly: Money): Money {
+  const cents = BigInt(monthly.toFixed().replace('.', '')) * BigInt(days);
+  const roundedUp = ((cents + 29n) / 30n).toString().padStart(3, '0');
+  return Money.of(`${roundedUp.slice(0, -2)}.${roundedUp.slice(-2)}`);
 }

@@ -7,17 +7,14 @@
 /** Deals still being paid for: the portfolio's active deals, the only ones collected on. */
 export const ACTIVE_DEAL_SQL = (cd: string) => `${cd}.status IN ('LOCKED', 'UNLOCKED')`;
 
-/** amountInArrears(): deposit + monthly × started 30-day periods, capped at the total, less what was paid. */
+/**
+ * amountInArrears(): the least that unlocks the device again, to the cent, capped at the balance:
+ * the cost of (today − startdate − bonusdays + 1) days at monthly per 30, rounded up to the cent,
+ * less the repayments (beyond the deposit) already made.
+ */
 export const ARREARS_SQL = (cd: string, today: string) =>
-  `GREATEST(0, LEAST(${cd}.totalamount, ${cd}.depositpaid + ${cd}.monthly * GREATEST(0, CEIL((${today} - ${cd}.startdate)::numeric / 30))) - ${cd}.amountpaid)`;
+  `LEAST(${cd}.balance, GREATEST(0, CEIL(GREATEST(0, ${today} - ${cd}.startdate - ${cd}.bonusdays + 1) * ${cd}.monthly * 100 / 30) / 100 - (${cd}.amountpaid - ${cd}.depositpaid)))::numeric(14,2)`;
 
 /** daysOverdue(): whole days since the paid-up date, never negative. */
 export const DAYS_OVERDUE_SQL = (cd: string, today: string) =>
   `GREATEST(0, ${today} - ${cd}.nextpaymentdate)`;
-
-/**
- * Repayments (beyond the deposit) the schedule expects by the end of `day`: monthly × started
- * 30-day periods since the start, capped at what the deposit left to pay; 0 before the start.
- */
-export const PLANNED_REPAYMENT_SQL = (cd: string, day: string) =>
-  `LEAST(${cd}.totalamount - ${cd}.depositpaid, ${cd}.monthly * GREATEST(0, CEIL((${day} - ${cd}.startdate)::numeric / 30)))`;

@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import {
-  ACTIVE_DEAL_SQL,
-  ARREARS_SQL,
-  PLANNED_REPAYMENT_SQL,
-} from '../../customers/infrastructure/deal-figures.sql.js';
+import { ACTIVE_DEAL_SQL, ARREARS_SQL } from '../../customers/infrastructure/deal-figures.sql.js';
 
 export interface DealFigures {
   activedeals: number;
   outstanding: string;
   arrears: string;
   par30balance: string;
+  repossessedbalance: string;
+  bookbalance: string;
   locked: number;
   unlocked: number;
   paidoff: number;
@@ -22,6 +20,17 @@ export interface CollectionFigures {
   due: string;
   collected: string;
 }
+
+/** Ledger rows that are not cash received as repayment: the deposit, and the opening balance of an imported deal. */
+const NOT_REPAYMENT = `('DEPOSIT', 'OPENING')`;
+
+/**
+ * scheduledRepayments() of domain/collection-rate.ts: repayments due on or before `day` (instalment
+ * k on startdate + 30 × (k − 1)), capped at what the deposit left to pay; 0 before the start.
+ */
+const SCHEDULED_SQL = (cd: string, day: string) =>
+  `CASE WHEN ${day} < ${cd}.startdate THEN 0
+        ELSE LEAST(${cd}.totalamount - ${cd}.depositpaid, ${cd}.monthly * ((${day} - ${cd}.startdate) / 30 + 1)) END`;
 
 /**
  * The portfolio report is a read model over customer_deals and payments, summed in SQL in one pass
@@ -37,6 +46,8 @@ export class PortfolioRepository {
               COALESCE(sum(balance) FILTER (WHERE active), 0) AS outstanding,
               COALESCE(sum(arrears) FILTER (WHERE active), 0) AS arrears,
               COALESCE(sum(balance) FILTER (WHERE active AND nextpaymentdate < $1::date - 30), 0) AS par30balance,
+              COALESCE(sum(balance) FILTER (WHERE status = 'REPOSSESSED'), 0) AS repossessedbalance,
+              COALESCE(sum(balance), 0) AS bookbalance,
               count(*) FILTER (WHERE status = 'LOCKED')::int AS locked,
               count(*) FILTER (WHERE status = 'UNLOCKED')::int AS unlocked,
               count(*) FILTER (WHERE status = 'PAID_OFF')::int AS paidoff,
@@ -50,25 +61,29 @@ export class PortfolioRepository {
   }
 
   /**
-   * For the business days [startdate, enddate]: what the schedule made due in the range that earlier
-   * repayments had not already covered, and the repayments received in it (deposits excluded from
-   * both; repossessed deals left out, nothing being expected of them).
+   * dueInRange() of domain/collection-rate.ts summed over every deal that started by the end of the
+   * range, and every repayment received in the range (business days of `timeZone`), whatever its
+   * deal's status now. Nothing here reads the deals' current balances or statuses, only their terms,
+   * the day they were repossessed and the ledger, so a past range's figures never change.
    */
   async collectionFigures(startdate: string, enddate: string, timeZone: string): Promise<CollectionFigures> {
     const [row] = (await this.dataSource.query(
-      `WITH since AS (
-         SELECT p.customer_deal_id,
-                sum(p.amount) AS since_start,
-                sum(p.amount) FILTER (WHERE p.created_at < ($2::date + 1)::timestamp AT TIME ZONE $3) AS during
-         FROM payments p
-         WHERE p.type <> 'DEPOSIT' AND p.created_at >= $1::date::timestamp AT TIME ZONE $3
-         GROUP BY p.customer_deal_id)
-       SELECT COALESCE(sum(GREATEST(0, ${PLANNED_REPAYMENT_SQL('cd', '$2::date')}
-                       - GREATEST(${PLANNED_REPAYMENT_SQL('cd', '($1::date - 1)')},
-                                  cd.amountpaid - cd.depositpaid - COALESCE(s.since_start, 0)))), 0) AS due,
-              COALESCE(sum(s.during), 0) AS collected
-       FROM customer_deals cd LEFT JOIN since s ON s.customer_deal_id = cd.id
-       WHERE cd.status <> 'REPOSSESSED' AND cd.startdate <= $2::date`,
+      `WITH deal AS (
+         SELECT cd.id, cd.startdate, cd.totalamount, cd.depositpaid, cd.monthly,
+                (cd.repossessed_at AT TIME ZONE $3)::date AS repossessedon,
+                COALESCE((SELECT sum(p.amount) FROM payments p
+                          WHERE p.customer_deal_id = cd.id AND p.type NOT IN ${NOT_REPAYMENT}
+                            AND p.created_at < $1::date::timestamp AT TIME ZONE $3), 0) AS repaidbefore
+         FROM customer_deals cd
+         WHERE cd.startdate <= $2::date
+           AND (cd.repossessed_at IS NULL OR (cd.repossessed_at AT TIME ZONE $3)::date >= $1::date))
+       SELECT (SELECT COALESCE(sum(GREATEST(0, ${SCHEDULED_SQL('d', 'LEAST($2::date, COALESCE(d.repossessedon, $2::date))')}
+                                          - GREATEST(${SCHEDULED_SQL('d', '($1::date - 1)')}, d.repaidbefore))), 0)
+               FROM deal d) AS due,
+              (SELECT COALESCE(sum(p.amount), 0) FROM payments p
+               WHERE p.type NOT IN ${NOT_REPAYMENT}
+                 AND p.created_at >= $1::date::timestamp AT TIME ZONE $3
+                 AND p.created_at < ($2::date + 1)::timestamp AT TIME ZONE $3) AS collected`,
       [startdate, enddate, timeZone],
     )) as CollectionFigures[];
     return row;
