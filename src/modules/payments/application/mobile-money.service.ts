@@ -6,6 +6,7 @@ import { Money } from '../../../common/money/money.js';
 import { addDays } from '../../../common/time/business-date.js';
 import { checkDateRange } from '../../../common/time/date-range.js';
 import { MAX_AMOUNT } from '../../../common/validation/fields.js';
+import { isSerializationFailure } from '../../../common/database/postgres-errors.js';
 import { isDatabaseUnavailable } from '../../../common/errors/http-error.js';
 import { LedgerService } from '../../accounts/application/ledger.service.js';
 import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
@@ -88,23 +89,34 @@ export class MobileMoneyService implements OnModuleInit {
   async receive(n: Notification, source: Source = 'CALLBACK', raw: unknown = { transaction: n }): Promise<CallbackAnswer> {
     const amount = Money.of(n.amount);
     const notification: NewNotification = { id: n.id, amount: amount.toFixed(), tag: n.tag.trim(), source, raw };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.storeAndCredit(n.id, notification, amount);
+      } catch (error) {
+        // a deadlock or serialization failure is the database asking to try again, not a reason to hold the money
+        if (!isSerializationFailure(error) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  private async storeAndCredit(id: string, notification: NewNotification, amount: Money): Promise<CallbackAnswer> {
     let crediting = false;
     try {
       return await this.dataSource.transaction(async (em) => {
         // one statement: the notification stored once and, when its tag is a customer's, that deal locked
         const insert = this.notifications.insertOnceStatement(notification);
         const stored = await this.credit.insertThenLock(em, insert.name, insert.insert, insert.values);
-        if (!stored) return this.repeated(n.id, amount, em);
+        if (!stored) return this.repeated(id, amount, em);
         if (stored.customerId === null) {
           const why = notification.tag ? `No customer has PAYG code ${notification.tag}` : 'The payer gave no PAYG code';
           return { message: `${why}; the payment is kept unmatched.`, status: CallbackOutcome.UNMATCHED };
         }
         crediting = true;
-        await this.creditNotification(em, stored.customerId, n.id, amount, null, stored.deal ?? undefined);
+        await this.creditNotification(em, stored.customerId, id, amount, null, stored.deal ?? undefined);
         return { message: 'Payment applied.', status: CallbackOutcome.APPLIED, customerid: stored.customerId };
       });
     } catch (error) {
-      if (!crediting || isDatabaseUnavailable(error)) throw error;
+      if (!crediting || isDatabaseUnavailable(error) || isSerializationFailure(error)) throw error;
       return this.hold(notification, amount, error);
     }
   }
