@@ -56,9 +56,9 @@ async function seed(url, n) {
            a AS (INSERT INTO accounts (accountnumber) SELECT 'BN'||lpad(g::text, 9, '0') FROM generate_series($1::int, $2::int) g RETURNING id, substring(accountnumber from 3)::int AS g),
            cu AS (INSERT INTO customers (user_id, account_id, fullname, telephone, guarantorname, guarantorcontact, imei, payg)
                   SELECT u.id, a.id, 'Bench '||u.g, '2569'||lpad(u.g::text, 8, '0'), 'G', '256700000000', 'IM'||lpad(u.g::text, 13, '0'), 'BPAYG'||u.g
-                  FROM u JOIN a USING (g) RETURNING id)
-      INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate)
-      SELECT id, $3, 'Bench phone', 'LOCKED', 10000000, 100000, 1000, 1000, 9999000, 0, 0, current_date, current_date FROM cu`, [from, to, deal.id]);
+                  FROM u JOIN a USING (g) RETURNING id, imei)
+      INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
+      SELECT id, $3, 'Bench phone', 'LOCKED', 10000000, 100000, 1000, 1000, 9999000, 0, 0, current_date, current_date, imei FROM cu`, [from, to, deal.id]);
     progress(`seeding ${n} customers`, to, n);
   }
   await c.query(`INSERT INTO payments (customer_id, customer_deal_id, amount, reference, type) SELECT customer_id, id, 1000, 'BDEP-'||customer_id, 'DEPOSIT' FROM customer_deals`);
@@ -94,6 +94,11 @@ async function measure(name, connections, opts, urls = [opts.url]) {
 
 let counter = 0;
 const uniqueId = () => `B${process.pid}-${Date.now().toString(36)}-${++counter}`;
+/** A valid IMEI: 14 digits and their Luhn check digit. */
+const imeiOf = (body) => {
+  const sum = [...body].reverse().reduce((s, c, i) => { const d = Number(c) * (i % 2 === 0 ? 2 : 1); return s + (d > 9 ? d - 9 : d); }, 0);
+  return `${body}${(10 - (sum % 10)) % 10}`;
+};
 
 async function main() {
   const db = await database();
@@ -121,7 +126,7 @@ async function main() {
     const scenarios = {
       callback: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, ...post('/finance/amlogs/callback', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] }),
       load: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, ...post('/finance/payments/load', { customerid: randomCustomer(), amount: 10, reference: uniqueId(), narration: 'bench' }) }) }] }),
-      register: () => ({ url: service.url, requests: [{ setupRequest: (r) => { const id = uniqueId(); const n = String(++counter).padStart(9, '0'); return { ...r, ...post('/finance/customers/register', { fullname: 'Bench New', telephone: `2577${n}`, dealid, deposit: 1000, guarantorname: 'G', guarantorcontact: 'C', imei: `NEW${n}${process.pid}`.slice(0, 32), payg: `N-${id}` }) }; } }] }),
+      register: () => ({ url: service.url, requests: [{ setupRequest: (r) => { const id = uniqueId(); const n = String(++counter % 10_000_000).padStart(7, '0'); return { ...r, ...post('/finance/customers/register', { fullname: 'Bench New', telephone: `+25678${n}`, dealid, deposit: 1000, guarantorname: 'G', guarantorcontact: '+256700000000', imei: imeiOf(`36${String(process.pid % 100_000).padStart(5, '0')}${n}`), payg: `N-${id}` }) }; } }] }),
       read: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, method: 'GET', path: `/finance/customers/${randomCustomer()}`, headers: { 'x-access-token': admin } }) }] }),
       summary: () => ({ url: service.url, requests: [{ method: 'GET', path: '/finance/customers/status-summary', headers: { 'x-access-token': admin } }] }),
     };

@@ -1,5 +1,5 @@
 import { Role } from '../src/common/auth/role.js';
-import { createDeal, registerCustomer, registrationBody } from './support/fixtures.js';
+import { createDeal, registerCustomer, registrationBody, uniqueImei } from './support/fixtures.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 describe('Customers and accounts', () => {
@@ -109,7 +109,7 @@ describe('Customers and accounts', () => {
     });
 
     it('lets exactly one of two concurrent registrations with one IMEI succeed', async () => {
-      const imei = '359999000011112';
+      const imei = uniqueImei();
       const results = await Promise.all([register(registrationBody(dealid, { imei })), register(registrationBody(dealid, { imei }))]);
       expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
       const [{ n }] = await t.db.query('SELECT count(*)::int AS n FROM customers WHERE imei = $1', [imei]);

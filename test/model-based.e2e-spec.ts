@@ -19,7 +19,7 @@ import { startTestApp, TestApp } from './support/test-app.js';
  * the runs also prove that nothing of one run leaks into another. PAYG_LONG_TESTS=1 runs longer.
  */
 const LONG = process.env.PAYG_LONG_TESTS === '1';
-const RUNS = Number(process.env.PAYG_MODEL_RUNS) || (LONG ? 150 : 12);
+const RUNS = Number(process.env.PAYG_MODEL_RUNS) || (LONG ? 400 : 30);
 const MAX_COMMANDS = LONG ? 60 : 25;
 const TODAY = '2026-03-10';
 

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/test-app.js';
 import { ADMIN } from './support/test-app.js';
+import { uniqueImei, uniqueTelephone } from './support/fixtures.js';
 import { api, Instance, signIn, startInstance } from './support/instances.js';
 
 describe('Two service processes on one database', () => {
@@ -25,8 +26,8 @@ describe('Two service processes on one database', () => {
     for (let i = 0; i < 4; i++) {
       const payg = `MI-PAYG-${i}`;
       const res = await api(b.url, '/finance/customers/register', admin, {
-        fullname: `Multi ${i}`, telephone: `25670000000${i}`, dealid: deal.body.dealid, deposit: 100000,
-        guarantorname: 'G', guarantorcontact: '256700000999', imei: `35000000000000${i}`, payg,
+        fullname: `Multi ${i}`, telephone: uniqueTelephone(), dealid: deal.body.dealid, deposit: 100000,
+        guarantorname: 'G', guarantorcontact: '+256700000999', imei: uniqueImei(), payg,
       });
       expect(res.status).toBe(201);
       customers.push({ customerid: res.body.customerid, payg });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { LockSimulator, startLockSimulator } from '../tools/simulators/lock-simulator.js';
+import { uniqueImei, uniqueTelephone } from './support/fixtures.js';
 import { api, Instance, signIn, startInstance } from './support/instances.js';
 import { ADMIN, createTestDatabase, dropTestDatabase } from './support/test-app.js';
 
@@ -23,8 +24,8 @@ async function customersWithUnlocks(url: string, n: number, prefix: string): Pro
   const deal = await api(url, '/finance/deals/create', admin, { dealname: 'Phone', totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 });
   for (let i = 0; i < n; i++) {
     const reg = await api(url, '/finance/customers/register', admin, {
-      fullname: `${prefix} ${i}`, telephone: `2567${prefix.length}${String(i).padStart(8, '0')}`, dealid: deal.body.dealid, deposit: 60000,
-      guarantorname: 'G', guarantorcontact: 'C', imei: `${prefix}IMEI${String(i).padStart(6, '0')}`, payg: `${prefix}-PAYG-${i}`,
+      fullname: `${prefix} ${i}`, telephone: uniqueTelephone(), dealid: deal.body.dealid, deposit: 60000,
+      guarantorname: 'G', guarantorcontact: '+256700000000', imei: uniqueImei(), payg: `${prefix}-PAYG-${i}`,
     });
     expect(reg.status).toBe(201);
     const paid = await api(url, '/finance/payments/load', admin, { customerid: reg.body.customerid, amount: 45000, reference: `${prefix}-PAY-${i}`, narration: 'cash' });

@@ -97,6 +97,16 @@ describe('Upgrading a book written by release 2.0.0', () => {
     ]);
   });
 
+  it('stores the old identifiers normalised (telephones and customer usernames in E.164) and reports what it cannot', async () => {
+    expect(await t.db.query(`SELECT telephone FROM customers ORDER BY id`)).toEqual([{ telephone: '+256772555001' }, { telephone: '+256772555002' }, { telephone: '+256772555003' }]);
+    expect(await t.db.query(`SELECT username FROM users WHERE role = 'CUSTOMER' ORDER BY id`)).toEqual([{ username: '+256772555001' }, { username: '+256772555002' }, { username: '+256772555003' }]);
+    // an IMEI the old release let in with a wrong check digit is kept as it was and reported, not dropped
+    expect(await t.db.query(`SELECT table_name, row_id, field, value FROM identifier_conflicts`)).toEqual([
+      { table_name: 'customers', row_id: 3, field: 'imei', value: '353918057829633' },
+    ]);
+    expect((await t.db.query(`SELECT imei FROM customers WHERE id = 3`))[0].imei).toBe('353918057829633');
+  });
+
   it('brings an overpaid deal’s date back to the end of its term', async () => {
     const [deal] = await t.db.query(`SELECT nextpaymentdate, overpaid FROM customer_deals WHERE id = 3`);
     expect(deal).toEqual({ nextpaymentdate: addDays('2026-03-01', 360), overpaid: '400000.00' });

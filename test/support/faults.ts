@@ -9,6 +9,7 @@ import { DataSource } from 'typeorm';
 import { businessDay } from '../../src/common/time/business-date.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { LedgerReport, LedgerVerifier } from '../../src/modules/customers/application/ledger-verifier.js';
+import { uniqueImei, uniqueTelephone } from './fixtures.js';
 import { api, signIn } from './instances.js';
 import { freePort } from './ports.js';
 import { ADMIN } from './test-app.js';
@@ -95,14 +96,14 @@ export async function setUpBusiness(urls: string[], n: number, prefix: string, c
     concurrency,
     Array.from({ length: n }, (_, i) => async (): Promise<Customer> => {
       const payg = `${prefix}-PAYG-${i}`;
-      const imei = `${prefix}IM${String(i).padStart(6, '0')}`;
+      const imei = uniqueImei();
       const res = await api(urls[i % urls.length], '/finance/customers/register', admin, {
         fullname: `${prefix} customer ${i}`,
-        telephone: `2567${String(prefix.length)}${String(i).padStart(7, '0')}${prefix.charCodeAt(0) % 10}`,
+        telephone: uniqueTelephone(),
         dealid: deal.body.dealid,
         deposit: 60000,
         guarantorname: 'G',
-        guarantorcontact: '256700000000',
+        guarantorcontact: '+256700000000',
         imei,
         payg,
       });
@@ -129,8 +130,8 @@ export async function seedOverdueDeals(databaseUrl: string, dealid: number, n: n
             cu AS (INSERT INTO customers (user_id, account_id, fullname, telephone, guarantorname, guarantorcontact, imei, payg, status)
                    SELECT u.id, a.id, $1||' overdue '||u.g, '2568'||lpad(u.g::text, 8, '0'), 'G', '256700000000', $1||'IM'||lpad(u.g::text, 8, '0'), $1||'-PAYG-'||u.g, 'APPROVED'
                    FROM u JOIN a USING (g) RETURNING id, imei, payg)
-       INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate)
-       SELECT cu.id, d.id, d.dealname, 'UNLOCKED', d.totalamount, d.monthly, d.deposit, d.deposit + d.monthly, d.totalamount - d.deposit - d.monthly, 0, 0, $4::date, $4::date + 30
+       INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
+       SELECT cu.id, d.id, d.dealname, 'UNLOCKED', d.totalamount, d.monthly, d.deposit, d.deposit + d.monthly, d.totalamount - d.deposit - d.monthly, 0, 0, $4::date, $4::date + 30, cu.imei
        FROM cu, deals d WHERE d.id = $3
        RETURNING customer_id`,
       [prefix, n, dealid, isoDay(-40)],

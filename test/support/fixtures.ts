@@ -1,9 +1,24 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { Role } from '../../src/common/auth/role.js';
+import { luhnCheckDigit } from '../../src/common/identifiers/imei.js';
 import type { TestApp } from './test-app.js';
 
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${(++seq).toString(36)}${randomBytes(2).toString('hex')}`;
+
+// Telephones and IMEIs count up from a random start, so they never repeat within a test file (whose database is its own).
+const telephoneStart = randomInt(0, 5_000_000);
+const imeiStart = randomInt(0, 50_000_000_000);
+let identifiers = 0;
+
+/** A valid Ugandan mobile number in E.164 (+25677xxxxxxx), a new one at every call. */
+export const uniqueTelephone = (): string => `+25677${String((telephoneStart + ++identifiers) % 10_000_000).padStart(7, '0')}`;
+
+/** A valid IMEI (15 digits, the last the Luhn check digit), a new one at every call. */
+export function uniqueImei(): string {
+  const body = `35${String((imeiStart + ++identifiers) % 1_000_000_000_000).padStart(12, '0')}`;
+  return `${body}${luhnCheckDigit(body)}`;
+}
 
 export const dealBody = (over: Partial<Record<string, unknown>> = {}) => ({
   dealname: `Phone deal ${unique()}`,
@@ -22,15 +37,14 @@ export async function createDeal(t: TestApp, over: Partial<Record<string, unknow
 
 export function registrationBody(dealid: number, over: Partial<Record<string, unknown>> = {}) {
   const n = unique();
-  const digits = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
   return {
     fullname: `Customer ${n}`,
-    telephone: `2567${digits}`,
+    telephone: uniqueTelephone(),
     dealid,
     deposit: 60000,
     guarantorname: 'Joseph Okello',
-    guarantorcontact: '256701987654',
-    imei: `35${digits}${String(seq).padStart(4, '0')}`.slice(0, 15),
+    guarantorcontact: '+256701987654',
+    imei: uniqueImei(),
     payg: `PAYG-${n}`.toUpperCase(),
     ...over,
   };

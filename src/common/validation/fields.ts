@@ -2,6 +2,10 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { allowedTextPattern, FREE_TEXT_FORBIDDEN, hasFreeTextForbidden, hasOneLineForbidden, ONE_LINE_FORBIDDEN } from '../identifiers/characters.js';
+import { IMEI_INPUT, IMEI_INPUT_MAX_LENGTH, normaliseImei } from '../identifiers/imei.js';
+import { normalisePayg, PAYG_INPUT, PAYG_MAX_LENGTH } from '../identifiers/payg.js';
+import { TELEPHONE_INPUT, TELEPHONE_INPUT_MAX_LENGTH } from '../identifiers/telephone.js';
 import { isValidDate } from '../time/business-date.js';
 
 export const MAX_AMOUNT = 1_000_000_000;
@@ -58,17 +62,138 @@ export function IntField(min: number, max: number, options: FieldOptions = {}) {
   return applyDecorators(doc(options, { type: Number, minimum: min, maximum: max }), ...optional(options), IsInt(), Min(min), Max(max));
 }
 
-/** Free text: a string, trimmed, not empty (unless `allowEmpty`), at most `max` characters (255 by default). */
-export function TextField(options: FieldOptions & { max?: number; pattern?: RegExp; patternMessage?: string; allowEmpty?: boolean } = {}) {
+interface TextOptions extends FieldOptions {
+  max?: number;
+  allowEmpty?: boolean;
+  /** One line: no tab or line break either (names, identifiers). Free text may hold tabs and line breaks. */
+  oneLine?: boolean;
+  /** A stricter shape, checked after trimming (it replaces the character pattern in the OpenAPI schema). */
+  pattern?: RegExp;
+  patternMessage?: string;
+}
+
+/**
+ * Free text: a string, trimmed, not empty (unless `allowEmpty`), at most `max` characters (255 by
+ * default), without control characters other than tab and line breaks (`oneLine`: none at all).
+ * A value holding a refused character is not trimmed first, so "x\v" is refused, not cut to "x".
+ */
+export function TextField(options: TextOptions = {}) {
   const max = options.max ?? 255;
+  const forbidden = options.oneLine ? ONE_LINE_FORBIDDEN : FREE_TEXT_FORBIDDEN;
+  const refused = options.oneLine ? hasOneLineForbidden : hasFreeTextForbidden;
   return applyDecorators(
-    doc(options, { type: String, maxLength: max }),
+    doc(options, {
+      type: String,
+      maxLength: max,
+      ...(options.allowEmpty ? {} : { minLength: 1 }),
+      pattern: (options.pattern ?? allowedTextPattern(forbidden, !options.allowEmpty)).source,
+    }),
     ...optional(options),
-    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    Transform(({ value }) => (typeof value === 'string' && !refused(value) ? value.trim() : value)),
     IsString(),
     ...(options.allowEmpty ? [] : [IsNotEmpty()]),
     MaxLength(max),
     ...(options.pattern ? [Matches(options.pattern, { message: options.patternMessage ?? `$property has an invalid format` })] : []),
+    ValidateBy({
+      name: options.oneLine ? 'isOneLine' : 'isFreeText',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || !refused(value),
+        defaultMessage: (args) =>
+          options.oneLine ? `${args?.property} must not contain line breaks or control characters` : `${args?.property} must not contain control characters other than tabs and line breaks`,
+      },
+    }),
+  );
+}
+
+/**
+ * An identifier someone else gave (a reference, transaction id, tag, serial or account number):
+ * one line of at most `max` characters, spaces around it dropped, no line break or control character.
+ */
+export function IdentifierField(options: Omit<TextOptions, 'oneLine'> = {}) {
+  return TextField({ ...options, oneLine: true });
+}
+
+/**
+ * A string checked as typed, then stored in its normal form: the OpenAPI schema (pattern, lengths)
+ * describes exactly what is accepted, and `normalise` runs only on accepted values, which it must
+ * keep acceptable (an invalid value reaches the validator unchanged and is refused).
+ */
+function NormalisedField(
+  rule: { name: string; pattern: RegExp; minLength: number; maxLength: number; accepts?: (typed: string) => boolean; normalise: (typed: string) => string; message: (property: string) => string },
+  options: FieldOptions,
+) {
+  const accepted = (value: unknown): value is string =>
+    typeof value === 'string' && value.length >= rule.minLength && value.length <= rule.maxLength && rule.pattern.test(value) && (rule.accepts?.(value) ?? true);
+  return applyDecorators(
+    doc(options, { type: String, pattern: rule.pattern.source, minLength: rule.minLength, maxLength: rule.maxLength }),
+    ...optional(options),
+    Transform(({ value }) => (accepted(value) ? rule.normalise(value) : value)),
+    ValidateBy({ name: rule.name, validator: { validate: accepted, defaultMessage: (args) => rule.message(args?.property ?? 'value') } }),
+  );
+}
+
+/** A PAYG code: 3–64 letters, digits, dashes or underscores; spaces around it dropped; letter case kept (and ignored when codes are compared). */
+export function PaygField(options: FieldOptions = {}) {
+  return NormalisedField(
+    {
+      name: 'isPaygCode',
+      pattern: PAYG_INPUT,
+      minLength: 3,
+      maxLength: PAYG_MAX_LENGTH,
+      normalise: (typed) => normalisePayg(typed)!,
+      message: (property) => `${property} must be 3–64 letters, digits, dashes or underscores`,
+    },
+    {
+      example: 'PAYG-000123',
+      ...options,
+      description: options.description ?? '3–64 letters, digits, dashes or underscores. Unique regardless of letter case; stored and shown as first written.',
+    },
+  );
+}
+
+/** An IMEI: 15 digits (single spaces or dashes between them are dropped) whose last is the Luhn check digit. */
+export function ImeiField(options: FieldOptions = {}) {
+  return NormalisedField(
+    {
+      name: 'isImei',
+      pattern: IMEI_INPUT,
+      minLength: 15,
+      maxLength: IMEI_INPUT_MAX_LENGTH,
+      accepts: (typed) => normaliseImei(typed) !== null,
+      normalise: (typed) => normaliseImei(typed)!,
+      message: (property) => `${property} must be 15 digits with a valid check digit`,
+    },
+    {
+      example: '490154203237518',
+      ...options,
+      description:
+        options.description ?? '15 digits whose last is the Luhn check digit; single spaces or dashes between digits are dropped (49-015420-323751-8 is stored as 490154203237518).',
+    },
+  );
+}
+
+/**
+ * A telephone number as typed: + and 7–15 digits with spaces, dots, dashes or brackets. The service
+ * then reads it with libphonenumber-js and DEFAULT_COUNTRY and stores it in E.164 (a number that is
+ * not valid there is a 400 naming the field); the validator alone cannot know the country.
+ */
+export function TelephoneField(options: FieldOptions = {}) {
+  return NormalisedField(
+    {
+      name: 'isTelephone',
+      pattern: TELEPHONE_INPUT,
+      minLength: 7,
+      maxLength: TELEPHONE_INPUT_MAX_LENGTH,
+      normalise: (typed) => typed.trim(),
+      message: (property) => `${property} must be a telephone number: 7–15 digits, optionally starting with +`,
+    },
+    {
+      example: '+256772555001',
+      ...options,
+      description:
+        options.description ??
+        'Stored in E.164 (+256772555001). Without +, read as a number of DEFAULT_COUNTRY (0772 555 001, 772555001, 256772555001) or else as an international number missing its +.',
+    },
   );
 }
 

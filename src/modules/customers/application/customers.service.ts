@@ -7,6 +7,8 @@ import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
 import { businessDay } from '../../../common/time/business-date.js';
 import { Clock } from '../../../common/time/clock.js';
+import { normaliseImei } from '../../../common/identifiers/imei.js';
+import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { AccountsService } from '../../accounts/application/accounts.service.js';
 import { LedgerService } from '../../accounts/application/ledger.service.js';
@@ -16,7 +18,7 @@ import { DeviceCommandsService } from '../../device-commands/application/device-
 import { DeviceAction } from '../../device-commands/domain/device-command.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
 import { UsersService } from '../../users/application/users.service.js';
-import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage } from '../domain/customer.js';
+import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage, telephonesOf } from '../domain/customer.js';
 import { DealStatus, deriveDealState } from '../domain/credit-policy.js';
 import { CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
 import { DealEvents } from './deal-events.js';
@@ -58,10 +60,12 @@ export class CustomersService {
   /**
    * Registers a customer in one transaction: their User (username = telephone, no password),
    * Account, Customer (PENDING), CustomerDeal (LOCKED, terms copied from the deal) and the deposit
-   * as the first ledger row. Any failure leaves nothing behind; the unique keys on telephone, IMEI
-   * and PAYG code decide between concurrent registrations of the same phone.
+   * as the first ledger row. Any failure leaves nothing behind. Telephones are stored in E.164; the
+   * unique keys on telephone, PAYG code (any letter case) and the IMEI of a deal still being paid
+   * decide between concurrent registrations of the same phone.
    */
-  async register(input: RegistrationInput, actor: AuthUser): Promise<{ message: string; customerid: number }> {
+  async register(typed: RegistrationInput, actor: AuthUser): Promise<{ message: string; customerid: number }> {
+    const input = telephonesOf(typed, this.config.defaultCountry);
     const deposit = Money.of(input.deposit);
     try {
       const customerid = await this.dataSource.transaction(async (em) => {
@@ -85,6 +89,7 @@ export class CustomersService {
         const state = deriveDealState(terms, [deposit], 0, startdate, false);
         const customerDealId = await this.customerDeals.insert(em, {
           customerId,
+          imei: input.imei,
           dealId: deal.dealid,
           dealname: deal.dealname,
           totalamount: terms.totalamount.toFixed(),
@@ -140,8 +145,11 @@ export class CustomersService {
     return accountView(row);
   }
 
+  /** A search that is a whole telephone number or IMEI as typed also finds its stored form. */
   async list(filter: CustomerFilter, page: number, limit: number): Promise<Page<CustomerView>> {
-    const { rows, total } = await this.customers.list(filter, page, limit);
+    const search = filter.search;
+    const stored = search ? { telephone: normaliseTelephone(search, this.config.defaultCountry) ?? undefined, imei: normaliseImei(search) ?? undefined } : {};
+    const { rows, total } = await this.customers.list({ ...filter, ...stored }, page, limit);
     return { items: rows.map(customerView), total, page, limit };
   }
 
@@ -166,7 +174,7 @@ export class CustomersService {
     return this.get(customerId);
   }
 
-  /** For other modules: the customer holding a PAYG code. */
+  /** For other modules: the customer holding a PAYG code (any letter case, spaces around it ignored). */
   customerIdByPayg(payg: string, em?: EntityManager): Promise<number | null> {
     return this.customers.idByPayg(payg, em);
   }
@@ -175,7 +183,7 @@ export class CustomersService {
     await this.customers.markRepossessed(customerId, em);
   }
 
-  /** Stores the final PAYG code and serial number; a PAYG code another customer holds is a 409. */
+  /** Stores the final PAYG code and serial number; a PAYG code another customer holds, in any letter case, is a 409. */
   async setDevice(em: EntityManager, customerId: number, payg: string, serialnumber: string): Promise<void> {
     let found: boolean;
     try {

@@ -2,18 +2,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { PageQuery, toInt } from '../../../common/http/pagination.js';
-import { EnumField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
+import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, TelephoneField, TextField } from '../../../common/validation/fields.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
 
-const TELEPHONE = /^\+?[0-9]{7,15}$/;
-const DEVICE_ID = /^[A-Za-z0-9-]{6,32}$/;
-const PAYG_CODE = /^[A-Za-z0-9_-]{3,64}$/;
-
 export class RegisterCustomerRequest {
-  @TextField({ example: 'Amina Nakato' })
+  @TextField({ example: 'Amina Nakato', oneLine: true })
   fullname: string;
 
-  @TextField({ example: '256772123456', max: 16, pattern: TELEPHONE, patternMessage: 'telephone must be 7–15 digits, optionally starting with +' })
+  @TelephoneField({ example: '+256772555001' })
   telephone: string;
 
   @IdField({ example: 1 })
@@ -22,16 +18,16 @@ export class RegisterCustomerRequest {
   @MoneyField({ example: 60000, description: 'At least the deal’s deposit and at most its total.' })
   deposit: number;
 
-  @TextField({ example: 'Joseph Okello' })
+  @TextField({ example: 'Joseph Okello', oneLine: true })
   guarantorname: string;
 
-  @TextField({ example: '256701987654' })
+  @TelephoneField({ example: '0701987654', description: 'The guarantor’s telephone number, read and stored like `telephone` (E.164).' })
   guarantorcontact: string;
 
-  @TextField({ example: '356938035643809', max: 32, pattern: DEVICE_ID, patternMessage: 'imei must be 6–32 letters, digits or dashes' })
+  @ImeiField()
   imei: string;
 
-  @TextField({ example: 'PAYG-000123', max: 64, pattern: PAYG_CODE, patternMessage: 'payg must be 3–64 letters, digits, dashes or underscores' })
+  @PaygField()
   payg: string;
 }
 
@@ -60,7 +56,7 @@ export class SalesStageRequest extends CustomerIdRequest {
 }
 
 export class FindCustomerRequest {
-  @TextField({ example: 'AC000000420', max: 20 })
+  @IdentifierField({ example: 'AC000000420', max: 20 })
   accountnumber: string;
 }
 
@@ -108,10 +104,10 @@ export class CustomerDealResponse {
 export class CustomerResponse {
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ example: 'Amina Nakato' }) fullname: string;
-  @ApiProperty({ example: '256772123456' }) telephone: string;
+  @ApiProperty({ example: '+256772555001', description: 'E.164.' }) telephone: string;
   @ApiProperty({ example: 'Joseph Okello' }) guarantorname: string;
-  @ApiProperty({ example: '256701987654' }) guarantorcontact: string;
-  @ApiProperty({ example: '356938035643809' }) imei: string;
+  @ApiProperty({ example: '+256701987654', description: 'E.164 (a value stored before numbers were checked may be as it was typed).' }) guarantorcontact: string;
+  @ApiProperty({ example: '490154203237518' }) imei: string;
   @ApiProperty({ example: 'PAYG-000123' }) payg: string;
   @ApiProperty({ example: null, nullable: true, type: String }) serialnumber: string | null;
   @ApiProperty({ enum: SALES_STAGES, example: 'ENROLLMENT' }) salesstage: string;

@@ -46,6 +46,10 @@ export class CustomerDealEntity {
   @Column({ type: 'date' })
   nextpaymentdate: string;
 
+  /** The financed device's IMEI, copied from the customer at registration: unique among LOCKED and UNLOCKED deals. */
+  @Column({ type: 'varchar', length: 32 })
+  imei: string;
+
   @Column({ name: 'repossessed_at', type: 'timestamptz', nullable: true })
   repossessedAt: Date | null;
 

@@ -40,12 +40,14 @@ const COLUMNS = `cd.id, cd.customer_id, cd.deal_id, cd.dealname, cd.status, cd.t
 export class CustomerDealsRepository {
   async insert(
     em: EntityManager,
-    d: { customerId: number; dealId: number; dealname: string; totalamount: string; monthly: string; depositpaid: string; startdate: string } & DealStateUpdate,
+    d: { customerId: number; imei: string; dealId: number; dealname: string; totalamount: string; monthly: string; depositpaid: string; startdate: string } & DealStateUpdate,
   ): Promise<number> {
+    // The deal carries its device's IMEI so that one IMEI is on at most one deal still being paid
+    // (customer_deals_imei_active_key, a unique index over LOCKED and UNLOCKED deals).
     const rows = (await em.query(
-      `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-      [d.customerId, d.dealId, d.dealname, d.status, d.totalamount, d.monthly, d.depositpaid, d.amountpaid, d.balance, d.overpaid, d.bonusdays, d.startdate, d.nextpaymentdate],
+      `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+      [d.customerId, d.dealId, d.dealname, d.status, d.totalamount, d.monthly, d.depositpaid, d.amountpaid, d.balance, d.overpaid, d.bonusdays, d.startdate, d.nextpaymentdate, d.imei],
     )) as Array<{ id: number }>;
     return rows[0].id;
   }

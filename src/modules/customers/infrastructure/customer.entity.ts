@@ -30,6 +30,10 @@ export class CustomerEntity {
   @Column({ type: 'varchar', length: 64 })
   payg: string;
 
+  /** 0, except for a code stored before codes were compared ignoring letter case that equals an older one so (see identifier_conflicts). */
+  @Column({ name: 'payg_legacy_duplicate', type: 'smallint', default: 0 })
+  paygLegacyDuplicate: number;
+
   @Column({ type: 'varchar', length: 255, nullable: true })
   serialnumber: string | null;
 

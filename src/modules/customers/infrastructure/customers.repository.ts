@@ -48,6 +48,9 @@ export interface CustomerFilter {
   status?: CustomerStatus;
   salesstage?: SalesStage;
   search?: string;
+  /** The search read as a telephone number (E.164) or an IMEI (digits only), when it is one. */
+  telephone?: string;
+  imei?: string;
 }
 
 @Injectable()
@@ -85,9 +88,16 @@ export class CustomersRepository {
     return rows[0] ?? null;
   }
 
-  /** The customer id holding a PAYG code, or null. */
+  /**
+   * The customer id holding a PAYG code in any letter case, or null. Codes stored before they were
+   * compared that way may share lower(payg) (payg_legacy_duplicate > 0, listed in identifier_conflicts):
+   * the one written exactly so wins, then the oldest.
+   */
   async idByPayg(payg: string, em?: EntityManager): Promise<number | null> {
-    const rows = (await this.q(em).query('SELECT id FROM customers WHERE payg = $1', [payg])) as Array<{ id: number }>;
+    const rows = (await this.q(em).query(
+      'SELECT id FROM customers WHERE lower(payg) = lower(btrim($1)) ORDER BY payg = btrim($1) DESC, payg_legacy_duplicate, id LIMIT 1',
+      [payg],
+    )) as Array<{ id: number }>;
     return rows[0]?.id ?? null;
   }
 
@@ -129,7 +139,10 @@ export class CustomersRepository {
     if (filter.search) {
       const exact = `$${params.push(filter.search)}`;
       const like = `$${params.push(containsPattern(filter.search))}`;
-      where.push(`(c.fullname ILIKE ${like} OR c.telephone ILIKE ${like} OR c.payg = ${exact} OR c.imei = ${exact} OR a.accountnumber = upper(${exact}))`);
+      const any = [`c.fullname ILIKE ${like}`, `c.telephone ILIKE ${like}`, `lower(c.payg) = lower(${exact})`, `c.imei = ${exact}`, `a.accountnumber = upper(${exact})`];
+      if (filter.telephone) any.push(`c.telephone = $${params.push(filter.telephone)}`);
+      if (filter.imei && filter.imei !== filter.search) any.push(`c.imei = $${params.push(filter.imei)}`);
+      where.push(`(${any.join(' OR ')})`);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const rows = (await this.q().query(

@@ -2,17 +2,17 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { PageQuery, toInt } from '../../../common/http/pagination.js';
-import { IdField, IntField, TextField } from '../../../common/validation/fields.js';
+import { IdentifierField, IdField, IntField, PaygField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
 
 export class LockUpdateRequest {
   @IdField({ example: 42 })
   customerid: number;
 
-  @TextField({ example: 'PAYG-000123', max: 64, pattern: /^[A-Za-z0-9_-]{3,64}$/, patternMessage: 'payg must be 3–64 letters, digits, dashes or underscores' })
+  @PaygField({ description: 'The final PAYG code: 3–64 letters, digits, dashes or underscores, unique regardless of letter case (409 when another customer holds it).' })
   payg: string;
 
-  @TextField({ example: 'SN-7781-2231' })
+  @IdentifierField({ example: 'SN-7781-2231' })
   serialnumber: string;
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsObject, ValidateNested } from 'class-validator';
-import { DateField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
+import { DateField, IdentifierField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
 import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
 import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
 
@@ -12,7 +12,7 @@ export class LoadPaymentRequest {
   @MoneyField({ example: 45000 })
   amount: number;
 
-  @TextField({ example: 'CASH-2026-000123', description: 'Unique across all payments (a used one is 409).' })
+  @IdentifierField({ example: 'CASH-2026-000123', description: 'Unique across all payments (a used one is 409).' })
   reference: string;
 
   @TextField({ example: 'Cash at Kampala branch' })
@@ -44,7 +44,7 @@ export class LoadPaymentResponse {
 }
 
 export class ReconRequest {
-  @TextField({ example: 'MP240115.1234.A56789', description: 'The mobile-money transaction id.' })
+  @IdentifierField({ example: 'MP240115.1234.A56789', description: 'The mobile-money transaction id.' })
   reference: string;
 }
 
@@ -56,13 +56,13 @@ export class ReconResponse {
 
 @IgnoreUnknownFields()
 export class CallbackTransaction {
-  @TextField({ example: 'MP240115.1234.A56789' })
+  @IdentifierField({ example: 'MP240115.1234.A56789' })
   id: string;
 
   @MoneyField({ example: 45000 })
   amount: number;
 
-  @TextField({ example: 'PAYG-000123', allowEmpty: true, description: 'The customer’s PAYG code. Empty when the payer gave none: the money is kept as unmatched for an operator to assign.' })
+  @IdentifierField({ example: 'PAYG-000123', allowEmpty: true, description: 'The customer’s PAYG code. Empty when the payer gave none: the money is kept as unmatched for an operator to assign.' })
   tag: string;
 }
 
@@ -98,7 +98,7 @@ export class LookupResponse {
 }
 
 export class AssignRequest {
-  @TextField({ example: 'MP240115.1234.A56789' })
+  @IdentifierField({ example: 'MP240115.1234.A56789' })
   transactionid: string;
 
   @IdField({ example: 42 })

@@ -26,8 +26,12 @@ export interface NewNotification {
   raw: unknown;
 }
 
-/** The customer whose PAYG code is a tag: codes are unique regardless of letter case (DESIGN part 10). */
-const MATCHING_CUSTOMER = (tag: string) => `SELECT c.id FROM customers c WHERE lower(c.payg) = lower(${tag}) ORDER BY c.id LIMIT 1`;
+/**
+ * The customer whose PAYG code is a tag: codes are unique regardless of letter case (DESIGN part 10),
+ * except pairs an older release let in (kept, flagged payg_legacy_duplicate): then the exact spelling,
+ * else the oldest.
+ */
+const MATCHING_CUSTOMER = (tag: string) => `SELECT c.id FROM customers c WHERE lower(c.payg) = lower(${tag}) ORDER BY c.payg = ${tag} DESC, c.id LIMIT 1`;
 
 /**
  * Stores a notification once, matching its tag to a customer's PAYG code in the same statement: a
