@@ -139,7 +139,7 @@ const hostileEnum = (values: unknown[]): fc.Arbitrary<string> =>
 
 type Kind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
 const kindOfSchema = (s: Schema): Kind =>
-  s.properties ? 'object' : ((s.type as Kind | undefined) ?? 'string');
+  s.properties ? 'object' : s.type === 'integer' ? 'number' : ((s.type as Kind | undefined) ?? 'string');
 const kindOfValue = (v: unknown): Kind =>
   v === null ? 'null' : Array.isArray(v) ? 'array' : (typeof v as Kind);
 

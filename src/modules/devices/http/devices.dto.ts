@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { PageQuery, toInt } from '../../../common/http/pagination.js';
+import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { IdentifierField, IdField, IntField, PaygField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
 
@@ -38,7 +38,7 @@ export class SyncStatusRequest {
 }
 
 export class CommandsQuery extends PageQuery {
-  @ApiProperty({ example: 42 })
+  @ApiProperty({ ...ID_SCHEMA, example: 42 })
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { PageQuery, toInt } from '../../../common/http/pagination.js';
+import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { EnumField, IdField, TextField } from '../../../common/validation/fields.js';
 import { FEEDBACK_CATEGORIES, FeedbackCategory } from '../domain/feedback.js';
 
@@ -18,6 +18,7 @@ export class CreateFeedbackRequest {
 
 export class FeedbackListQuery extends PageQuery {
   @ApiPropertyOptional({
+    ...ID_SCHEMA,
     description: 'Only this customer’s feedback (404 when the customer does not exist).',
     example: 42,
   })

@@ -44,7 +44,7 @@ export class AdjustStockRequest {
 }
 
 export class InventoryListQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'Part of the item name or the supplier.', example: 'Tecno' })
+  @ApiPropertyOptional({ description: 'Part of the item name or the supplier.', example: 'Tecno', minLength: 1, maxLength: 100 })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
