@@ -2,7 +2,12 @@
 const esm = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // its ES build imports JSON without an import attribute, which Jest warns about on every import
+    '^libphonenumber-js$': '<rootDir>/node_modules/libphonenumber-js/index.cjs',
+    '^libphonenumber-js/max$': '<rootDir>/node_modules/libphonenumber-js/max/index.cjs',
+  },
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', useESM: true, diagnostics: false }] },
 };
 export default {

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options.js';
 import { runMigrations } from '../src/database/migrate.js';
-import { CollectionCallsRepossessed1765152000000 } from '../src/database/migrations/1765152000000-CollectionCallsRepossessed.js';
 import { MIGRATIONS } from '../src/database/schema.js';
+import { CollectionCallsRepossessed1765152000000 } from '../src/database/migrations/1765152000000-CollectionCallsRepossessed.js';
+import { RELEASE_2_0_0_LAST_MIGRATION } from './support/old-release.js';
 import { adminQuery, assertTestDatabase, withDatabase } from './support/test-database.js';
 
 /**
@@ -25,8 +26,8 @@ describe('Upgrade: calls an older release left open', () => {
   });
 
   it('closes open calls of repossessed (REPOSSESSED, at the repossession) and paid-off deals (PAYMENT), and keeps the rest', async () => {
-    const mine = MIGRATIONS.indexOf(CollectionCallsRepossessed1765152000000);
-    const old = await open(MIGRATIONS.slice(0, mine));
+    // the book as release 2.0.0 wrote it; every migration since then runs over it
+    const old = await open(MIGRATIONS.slice(0, MIGRATIONS.findIndex((m) => m.name === RELEASE_2_0_0_LAST_MIGRATION) + 1));
     try {
       await runMigrations(old);
       await old.query(`INSERT INTO users (id, username, role) VALUES (101, 'collector-old', 'COLLECTOR'),
