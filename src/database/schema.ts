@@ -16,6 +16,7 @@ import { CustomersDealsLedger1764547200000 } from './migrations/1764547200000-Cu
 import { MobileMoney1764633600000 } from './migrations/1764633600000-MobileMoney.js';
 import { DeviceCommands1764720000000 } from './migrations/1764720000000-DeviceCommands.js';
 import { InventoryCollectionsFeedback1764806400000 } from './migrations/1764806400000-InventoryCollectionsFeedback.js';
+import { AccountsHardening1765065600000 } from './migrations/1765065600000-AccountsHardening.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -25,4 +26,4 @@ import { InventoryCollectionsFeedback1764806400000 } from './migrations/17648064
 export const ENTITIES = [UserEntity, AuditLogEntity, DealEntity, AccountEntity, PaymentEntity, CustomerEntity, CustomerDealEntity, MobileMoneyTransactionEntity, DeviceCommandEntity,
   InventoryItemEntity, InventoryMovementEntity, CollectionCallEntity, FeedbackEntity];
 
-export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger1764547200000, MobileMoney1764633600000, DeviceCommands1764720000000, InventoryCollectionsFeedback1764806400000];
+export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger1764547200000, MobileMoney1764633600000, DeviceCommands1764720000000, InventoryCollectionsFeedback1764806400000, AccountsHardening1765065600000];
