@@ -19,8 +19,9 @@ function PasswordField(example: string) {
     ValidateBy({
       name: 'isAcceptablePassword',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && passwordProblem(value) === undefined,
-        defaultMessage: (args) => (typeof args?.value === 'string' ? passwordProblem(args.value, args.property) : undefined) ?? `${args?.property} must be a string`,
+        // a value that is not a string is IsString's to report
+        validate: (value: unknown) => typeof value !== 'string' || passwordProblem(value) === undefined,
+        defaultMessage: (args) => passwordProblem(String(args?.value), args?.property) ?? `${args?.property} is not an acceptable password`,
       },
     }),
   );
