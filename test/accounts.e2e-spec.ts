@@ -44,9 +44,15 @@ describe('Accounts: the last administrator, under concurrency', () => {
   });
 
   it('judges a disable by the rows it locks, not by a token that outlived its admin on another instance', async () => {
+    // (not t.user: the helper's cached admin token may have ended when admin 1 lost a round above)
     const admin = await signIn(ADMIN.username, ADMIN.password);
-    const other = await t.user(Role.ADMIN);
-    const operator = await t.user(Role.OPERATOR);
+    const make = async (role: Role) => {
+      const username = `${role.toLowerCase()}-${randomBytes(4).toString('hex')}`;
+      const res = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username, password: 'a-password-for-now', role }).expect(201);
+      return { id: res.body.id as number, token: await signIn(username, 'a-password-for-now') };
+    };
+    const other = await make(Role.ADMIN);
+    const operator = await make(Role.OPERATOR);
     for (const id of await activeAdmins()) if (id !== 1 && id !== other.id) await t.http.post('/finance/users/disable').set('x-access-token', admin).send({ id }).expect(200);
     await t.http.post('/finance/users/disable').set('x-access-token', other.token).send({ id: 1 }).expect(200);
     // admin 1 is disabled; its token might still be in another instance's user cache for a few seconds

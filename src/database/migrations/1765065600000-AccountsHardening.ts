@@ -50,8 +50,9 @@ export class AccountsHardening1765065600000 implements MigrationInterface {
       );
     }
 
-    await q.query(`CREATE UNIQUE INDEX users_username_canonical_key ON users (username_canonical)`);
+    // The same index name on the new column: other modules recognise "username taken" by it.
     await q.query(`DROP INDEX users_username_key`);
+    await q.query(`CREATE UNIQUE INDEX users_username_key ON users (username_canonical)`);
 
     await q.query(`
       CREATE TABLE signin_attempts (
@@ -63,8 +64,8 @@ export class AccountsHardening1765065600000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE signin_attempts`);
+    await q.query(`DROP INDEX users_username_key`);
     await q.query(`CREATE UNIQUE INDEX users_username_key ON users (lower(username))`);
-    await q.query(`DROP INDEX users_username_canonical_key`);
     // argon2id hashes written since fit varchar(100), though the previous release cannot verify them.
     await q.query(`ALTER TABLE users ALTER COLUMN password_hash TYPE varchar(100)`);
     await q.query(`ALTER TABLE users DROP COLUMN token_version, DROP COLUMN username_canonical`);
