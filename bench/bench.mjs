@@ -5,6 +5,10 @@
 // BENCH_RESULTS (where to write the results, default bench/results.json), BENCH_INSTANCES (service processes
 // on the one database, default 1; the load is shared out among them, p50/p99 are the worst instance's).
 // BENCH_WARMUP (seconds of unrecorded load before each scenario, default 3).
+// Scenario signin-flood (not in the default list): authenticated reads measured while BENCH_FLOOD_CONNECTIONS
+// (default 64) connections send sign-ins with random usernames, at most BENCH_FLOOD_RATE a second (default 300;
+// 0: as fast as they can); BENCH_SIGNIN_ADDRESS_LIMIT sets the service's
+// SIGNIN_ADDRESS_LIMIT (e.g. 1000000 so that every attempt reaches argon2 instead of the 429 of the address limit).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -22,6 +26,8 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '8,32,64').split(',').map(
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'callback,load,register,read,summary').split(',');
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3); // seconds of unrecorded load before each scenario (JIT, pool, caches)
+const FLOOD_CONNECTIONS = Number(process.env.BENCH_FLOOD_CONNECTIONS ?? 64);
+const FLOOD_RATE = Number(process.env.BENCH_FLOOD_RATE ?? 300);
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const log = (...a) => console.error(...a);
 
@@ -52,7 +58,7 @@ async function seed(url, n) {
   for (let from = 1; from <= n; from += batch) {
     const to = Math.min(n, from + batch - 1);
     await c.query(`
-      WITH u AS (INSERT INTO users (username, role) SELECT 'bench-'||g, 'CUSTOMER' FROM generate_series($1::int, $2::int) g RETURNING id, substring(username from 7)::int AS g),
+      WITH u AS (INSERT INTO users (username, username_canonical, role) SELECT 'bench-'||g, 'bench-'||g, 'CUSTOMER' FROM generate_series($1::int, $2::int) g RETURNING id, substring(username from 7)::int AS g),
            a AS (INSERT INTO accounts (accountnumber) SELECT 'BN'||lpad(g::text, 9, '0') FROM generate_series($1::int, $2::int) g RETURNING id, substring(accountnumber from 3)::int AS g),
            cu AS (INSERT INTO customers (user_id, account_id, fullname, telephone, guarantorname, guarantorcontact, imei, payg)
                   SELECT u.id, a.id, 'Bench '||u.g, '2569'||lpad(u.g::text, 8, '0'), 'G', '256700000000', 'IM'||lpad(u.g::text, 13, '0'), 'BPAYG'||u.g
@@ -111,7 +117,8 @@ async function main() {
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`] : [];
     for (let i = 0; i < INSTANCES; i++) {
       const port = await freePort();
-      const proc = startProcess(process.execPath, [...profile, 'dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20' });
+      const limits = process.env.BENCH_SIGNIN_ADDRESS_LIMIT ? { SIGNIN_ADDRESS_LIMIT: process.env.BENCH_SIGNIN_ADDRESS_LIMIT, SIGNIN_RATE_LIMIT: process.env.BENCH_SIGNIN_ADDRESS_LIMIT } : {};
+      const proc = startProcess(process.execPath, [...profile, 'dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20', ...limits });
       serviceProcs.push(proc);
       const url = `http://127.0.0.1:${port}`;
       await waitFor(`${url}/health`).catch((e) => { throw new Error(`${e.message}: ${proc.err()}`); });
@@ -119,7 +126,8 @@ async function main() {
     }
     service.url = service.urls[0];
     const dealid = await seed(db.url, CUSTOMERS);
-    const token = (role, id) => jwt.sign({ sub: id, username: 'admin', role, env: 'uat' }, SECRET, { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: '2h' });
+    // ver: the first administrator's token version (a password change or a disable would raise it)
+    const token = (role, id) => jwt.sign({ sub: id, username: 'admin', role, env: 'uat', ver: 1 }, SECRET, { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: '2h' });
     const admin = token('ADMIN', 1);
     const randomCustomer = () => 1 + Math.floor(Math.random() * CUSTOMERS);
     const post = (path, body) => ({ method: 'POST', path, headers: { 'content-type': 'application/json', 'x-access-token': admin }, body: JSON.stringify(body) });
@@ -130,7 +138,24 @@ async function main() {
       read: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, method: 'GET', path: `/finance/customers/${randomCustomer()}`, headers: { 'x-access-token': admin } }) }] }),
       summary: () => ({ url: service.url, requests: [{ method: 'GET', path: '/finance/customers/status-summary', headers: { 'x-access-token': admin } }] }),
     };
+    const signInFlood = () => ({
+      url: service.url, connections: FLOOD_CONNECTIONS, duration: WARMUP + SECONDS + 1, ...(FLOOD_RATE > 0 ? { overallRate: FLOOD_RATE } : {}),
+      requests: [{ setupRequest: (r) => ({ ...r, method: 'POST', path: '/api/auth/signin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `flood-${uniqueId()}`, password: 'flood-password-1' }) }) }],
+    });
     for (const name of SCENARIOS) {
+      if (name === 'signin-flood') {
+        // reads measured while a flood of sign-ins with random usernames runs beside them
+        for (const c of CONNECTIONS) {
+          const flood = autocannon(signInFlood());
+          await warmUp(c, scenarios.read(), service.urls);
+          const row = await measure('signin-flood (reads)', c, scenarios.read(), service.urls);
+          const f = await flood;
+          row.flood = { connections: FLOOD_CONNECTIONS, rate: FLOOD_RATE || 'unbounded', rps: Math.round(f.requests.average), p99: f.latency.p99, '2xx': f['2xx'], '4xx': f['4xx'], errors: f.errors + f.timeouts };
+          log(`  flood: ${row.flood.rps} sign-ins/s  p99 ${row.flood.p99} ms  4xx ${row.flood['4xx']}  errors ${row.flood.errors}`);
+          results.push(row);
+        }
+        continue;
+      }
       await warmUp(CONNECTIONS[0], scenarios[name](), service.urls);
       for (const c of CONNECTIONS) results.push(await measure(name, c, scenarios[name](), service.urls));
     }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import { Role } from '../src/common/auth/role.js';
 import { ADMIN, startTestApp, TestApp, TEST_JWT_SECRET } from './support/test-app.js';
@@ -8,11 +9,12 @@ const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base
 describe('Authentication', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    // many sign-ins from one address in this file: the per-address limit has its own tests
+    t = await startTestApp({ env: { SIGNIN_ADDRESS_LIMIT: '1000' } });
   });
   afterAll(() => t.close());
 
-  const claimsFor = (id: number, role: Role, username: string) => ({ sub: id, username, role, env: 'uat' });
+  const claimsFor = (id: number, role: Role, username: string, ver = 1) => ({ sub: id, username, role, env: 'uat', ver });
 
   describe('POST /api/auth/signin', () => {
     it('answers id, username, role and an HS256 token carrying the documented claims', async () => {
@@ -22,7 +24,7 @@ describe('Authentication', () => {
       const decoded = jwt.decode(res.body.accessToken, { complete: true }) as jwt.Jwt;
       expect(decoded.header.alg).toBe('HS256');
       const payload = decoded.payload as jwt.JwtPayload;
-      expect(payload).toMatchObject({ sub: 1, username: 'admin', role: 'ADMIN', env: 'uat', iss: 'payg-uat' });
+      expect(payload).toMatchObject({ sub: 1, username: 'admin', role: 'ADMIN', env: 'uat', iss: 'payg-uat', ver: 1 });
       expect(payload.exp! - payload.iat!).toBe(24 * 3600);
     });
 
@@ -44,7 +46,55 @@ describe('Authentication', () => {
       const res = await t.http.post('/api/auth/signin').send(ADMIN).expect(200);
       const text = JSON.stringify(res.body);
       expect(text).not.toContain(ADMIN.password);
-      expect(text).not.toMatch(/\$2[aby]\$/);
+      expect(text).not.toMatch(/\$2[aby]\$|\$argon2/);
+    });
+
+    it('stores passwords as argon2id hashes', async () => {
+      const u = await t.user(Role.OPERATOR);
+      const [row] = await t.db.query('SELECT password_hash FROM users WHERE id = $1', [u.id]);
+      expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    });
+
+    it('signs in with an old bcrypt hash once, then holds an argon2id hash for the same password', async () => {
+      const u = await t.user(Role.COLLECTOR);
+      const old = await bcrypt.hash(u.password, 10);
+      await t.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [u.id, old]);
+      await t.http.post('/api/auth/signin').send({ username: u.username, password: 'not-the-password' }).expect(401);
+      expect((await t.db.query('SELECT password_hash FROM users WHERE id = $1', [u.id]))[0].password_hash).toBe(old);
+      const first = await t.http.post('/api/auth/signin').send({ username: u.username, password: u.password }).expect(200);
+      const [row] = await t.db.query('SELECT password_hash FROM users WHERE id = $1', [u.id]);
+      expect(row.password_hash).toMatch(/^\$argon2id\$/);
+      await t.http.post('/api/auth/signin').send({ username: u.username, password: u.password }).expect(200);
+      // the rehash is not a password change: the token from the bcrypt sign-in still works
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', first.body.accessToken).expect(200);
+    });
+
+    it('treats letter-case variants of a username as one user, İ included', async () => {
+      const u = await t.user(Role.OPERATOR, 'iii9');
+      for (const variant of ['İii9', 'III9', 'iIi9', 'ｉｉｉ９']) {
+        const res = await t.http.post('/api/auth/signin').send({ username: variant, password: u.password }).expect(200);
+        expect(res.body).toMatchObject({ id: u.id, username: 'iii9' });
+      }
+      const taken = await t.http.post('/finance/users/create').set('x-access-token', await t.token(Role.ADMIN)).send({ username: 'IIi9', password: 'another-password-9', role: 'COLLECTOR' }).expect(409);
+      expect(taken.body).toEqual({ message: 'Username IIi9 is already taken.' });
+    });
+
+    it('counts letter-case variants of a username in one rate-limit bucket', async () => {
+      const variants = ['case-bucket', 'CASE-BUCKET', 'Case-Bucket', 'ＣＡＳＥ-bucket', 'case-BUCKET'];
+      for (let i = 0; i < 10; i++) await t.http.post('/api/auth/signin').send({ username: variants[i % variants.length], password: 'wrong-guess-123' }).expect(401);
+      const limited = await t.http.post('/api/auth/signin').send({ username: 'cAsE-bUcKeT', password: 'wrong-guess-123' }).expect(429);
+      expect(limited.body).toEqual({ message: 'Too many requests. Try again in a minute.' });
+    });
+
+    it.each([
+      ['a line feed', 'admin\nx'],
+      ['a carriage return', 'admin\r'],
+      ['a tab', 'ad\tmin'],
+      ['a C1 control', 'admin\u0085'],
+      ['a line separator', 'admin\u2028'],
+    ])('refuses a username with %s (400 naming username)', async (_name, username) => {
+      const res = await t.http.post('/api/auth/signin').send({ username, password: 'whatever-123' }).expect(400);
+      expect(res.body).toEqual({ message: 'username must not contain line breaks or control characters' });
     });
 
     it('limits sign-in attempts per username and address with 429 {message}', async () => {
@@ -87,6 +137,16 @@ describe('Authentication', () => {
       expect(res.body).toEqual({ message: 'Unauthorized!' });
     });
 
+    it.each([
+      ['no ver claim (a token from before token versions)', undefined],
+      ['a ver that is not the user’s', 2],
+      ['a ver that is not a number', '1'],
+    ])('answers 401 "Unauthorized!" for a well-signed token with %s', async (_name, ver) => {
+      const token = jwt.sign({ sub: 1, username: 'admin', role: Role.ADMIN, env: 'uat', ...(ver === undefined ? {} : { ver }) }, TEST_JWT_SECRET, { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: 3600 });
+      const res = await t.http.get('/finance/users').set('x-access-token', token).expect(401);
+      expect(res.body).toEqual({ message: 'Unauthorized!' });
+    });
+
     it('accepts a hand-made HS256 token with the right secret, issuer and env (the guard checks, not the sign-in)', async () => {
       const header = b64({ alg: 'HS256', typ: 'JWT' });
       const payload = b64({ ...claimsFor(1, Role.ADMIN, 'admin'), iss: 'payg-uat', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 60 });
@@ -102,6 +162,31 @@ describe('Authentication', () => {
       expect(res.body).toEqual({ message: 'Unauthorized!' });
       const signIn = await t.http.post('/api/auth/signin').send({ username: operator.username, password: operator.password }).expect(401);
       expect(signIn.body).toEqual({ message: 'Invalid username or password.' });
+    });
+
+    it('stops a user’s existing tokens when their password changes, their own change included', async () => {
+      const operator = await t.user(Role.OPERATOR);
+      const other = await t.user(Role.ADMIN);
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', operator.token).expect(200);
+      await t.http.post('/finance/users/password').set('x-access-token', await t.token(Role.ADMIN)).send({ id: operator.id, password: 'a-brand-new-password' }).expect(200);
+      expect((await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', operator.token).expect(401)).body).toEqual({ message: 'Unauthorized!' });
+      const again = await t.http.post('/api/auth/signin').send({ username: operator.username, password: 'a-brand-new-password' }).expect(200);
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', again.body.accessToken).expect(200);
+
+      // an admin changing their own password: allowed, and their old token ends too
+      await t.http.post('/finance/users/password').set('x-access-token', other.token).send({ id: other.id, password: 'my-own-new-password' }).expect(200);
+      await t.http.get('/finance/users').set('x-access-token', other.token).expect(401);
+      await t.http.post('/api/auth/signin').send({ username: other.username, password: 'my-own-new-password' }).expect(200);
+    });
+
+    it('keeps a disabled user’s tokens ended after they are enabled again', async () => {
+      const collector = await t.user(Role.COLLECTOR);
+      const admin = await t.token(Role.ADMIN);
+      await t.http.post('/finance/users/disable').set('x-access-token', admin).send({ id: collector.id }).expect(200);
+      await t.http.post('/finance/users/enable').set('x-access-token', admin).send({ id: collector.id }).expect(200);
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', collector.token).expect(401);
+      const again = await t.http.post('/api/auth/signin').send({ username: collector.username, password: collector.password }).expect(200);
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', again.body.accessToken).expect(200);
     });
 
     it('answers 403 "Forbidden." to a role the route does not allow', async () => {

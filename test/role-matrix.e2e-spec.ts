@@ -29,6 +29,7 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'GET /finance/users': [ADMIN],
   'POST /finance/users/disable': [ADMIN],
   'POST /finance/users/password': [ADMIN],
+  'POST /finance/users/enable': [ADMIN],
 
   'POST /finance/deals/create': [ADMIN],
   'POST /finance/deals/deactivate': [ADMIN],
@@ -116,6 +117,7 @@ const PLAUSIBLE: Record<string, (f: Fixtures, role: Role) => Req> = {
   'GET /finance/users': () => ({ query: { page: 1, limit: 5 } }),
   'POST /finance/users/disable': (f) => ({ body: { id: f.disableUserId } }),
   'POST /finance/users/password': (f) => ({ body: { id: f.passwordUserId, password: 'another-password-1' } }),
+  'POST /finance/users/enable': (f) => ({ body: { id: f.disableUserId } }),
   'POST /finance/deals/create': () => ({ body: dealBody() }),
   'POST /finance/deals/deactivate': (f) => ({ body: { dealid: f.spareDealid } }),
   'GET /finance/deals': () => ({ query: { page: 1, limit: 5, active: 'true' } }),

@@ -5,7 +5,7 @@ describe('Users (ADMIN only)', () => {
   let t: TestApp;
   let admin: string;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { SIGNIN_ADDRESS_LIMIT: '1000' } });
     admin = await t.token(Role.ADMIN);
   });
   afterAll(() => t.close());
@@ -33,7 +33,7 @@ describe('Users (ADMIN only)', () => {
     expect(res.body).toMatchObject({ page: 1, limit: 2, total: expect.any(Number) });
     expect(res.body.items.length).toBeLessThanOrEqual(2);
     expect(res.body.items[0]).toEqual({ id: 1, username: 'admin', role: 'ADMIN', active: true, createdat: expect.any(String) });
-    expect(JSON.stringify(res.body)).not.toMatch(/password|\$2[aby]\$/);
+    expect(JSON.stringify(res.body)).not.toMatch(/password|\$2[aby]\$|\$argon2/);
   });
 
   it('refuses a bad page or limit with 400', async () => {
@@ -61,12 +61,65 @@ describe('Users (ADMIN only)', () => {
     await t.http.post('/finance/users/password').set('x-access-token', admin).send({ id: u.id, password: 'short' }).expect(400);
   });
 
+  it.each([
+    ['11 characters', 'a'.repeat(11), 'password must be at least 12 characters'],
+    ['129 characters', 'a'.repeat(129), 'password must be at most 128 characters'],
+    ['twelve spaces', ' '.repeat(12), 'password must not be only whitespace'],
+    ['only tabs, spaces and line breaks', ' \t\n'.repeat(5), 'password must not be only whitespace'],
+    ['eight spaces', ' '.repeat(8), 'password must be at least 12 characters'],
+    ['a number', 123456789012, 'password must be a string'],
+  ])('refuses a password of %s on users/create and users/password (400 naming password)', async (_name, password, message) => {
+    const created = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: 'pw-rules', password, role: 'OPERATOR' }).expect(400);
+    expect(created.body).toEqual({ message });
+    const changed = await t.http.post('/finance/users/password').set('x-access-token', admin).send({ id: 1, password }).expect(400);
+    expect(changed.body).toEqual({ message });
+  });
+
+  it('accepts 12 and 128 characters, and every character counts (bcrypt ignored all after 72 bytes)', async () => {
+    const long = 'x'.repeat(100) + 'tail-that-matters-123456';
+    const u = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: 'long-pass', password: long.slice(0, 128), role: 'OPERATOR' }).expect(201);
+    await t.http.post('/api/auth/signin').send({ username: 'long-pass', password: long.slice(0, 127) + '!' }).expect(401);
+    await t.http.post('/api/auth/signin').send({ username: 'long-pass', password: 'x'.repeat(72) }).expect(401);
+    await t.http.post('/api/auth/signin').send({ username: 'long-pass', password: long.slice(0, 128) }).expect(200);
+    await t.http.post('/finance/users/password').set('x-access-token', admin).send({ id: u.body.id, password: 'twelve-chars' }).expect(200);
+    await t.http.post('/api/auth/signin').send({ username: 'long-pass', password: 'twelve-chars' }).expect(200);
+  });
+
+  it('refuses a username with a line break or a control character (400 naming username)', async () => {
+    for (const username of ['bad\nname', 'bad\tname', 'bad\u0085name']) {
+      const res = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username, password: 'password-1234', role: 'OPERATOR' }).expect(400);
+      expect(res.body.message).toContain('username');
+    }
+  });
+
+  it('enables a disabled user (200 with the user; 404 for an unknown id; 400 for a bad id)', async () => {
+    const u = await t.user(Role.OPERATOR);
+    await t.http.post('/finance/users/disable').set('x-access-token', admin).send({ id: u.id }).expect(200);
+    await t.http.post('/api/auth/signin').send({ username: u.username, password: u.password }).expect(401);
+    const res = await t.http.post('/finance/users/enable').set('x-access-token', admin).send({ id: u.id }).expect(200);
+    expect(res.body).toEqual({ id: u.id, username: u.username, role: 'OPERATOR', active: true, createdat: expect.any(String) });
+    await t.http.post('/api/auth/signin').send({ username: u.username, password: u.password }).expect(200);
+    // enabling an active user changes nothing
+    await t.http.post('/finance/users/enable').set('x-access-token', admin).send({ id: u.id }).expect(200);
+    expect((await t.http.post('/finance/users/enable').set('x-access-token', admin).send({ id: 99999 }).expect(404)).body).toEqual({ message: 'User 99999 not found.' });
+    await t.http.post('/finance/users/enable').set('x-access-token', admin).send({ id: '2' }).expect(400);
+    await t.http.post('/finance/users/enable').set('x-access-token', admin).send({ id: u.id, extra: true }).expect(400);
+  });
+
+  it('documents users/enable in the OpenAPI document, ADMIN only', async () => {
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    const op = doc.paths['/finance/users/enable'].post;
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409']);
+    expect(op.description).toContain('Roles: ADMIN.');
+  });
+
   it('keeps every user route to ADMIN (403 for the other roles, 401 without token)', async () => {
     const calls: Array<[string, string, object?]> = [
       ['post', '/finance/users/create', { username: 'someone', password: 'password-123', role: 'OPERATOR' }],
       ['get', '/finance/users'],
       ['post', '/finance/users/disable', { id: 1 }],
       ['post', '/finance/users/password', { id: 1, password: 'password-123' }],
+      ['post', '/finance/users/enable', { id: 1 }],
     ];
     for (const [method, path, body] of calls) {
       await (t.http as unknown as Record<string, (p: string) => import('supertest').Test>)[method](path).send(body).expect(401);

@@ -18,6 +18,7 @@ import { DeviceCommands1764720000000 } from './migrations/1764720000000-DeviceCo
 import { InventoryCollectionsFeedback1764806400000 } from './migrations/1764806400000-InventoryCollectionsFeedback.js';
 import { PaymentSources1764892800000 } from './migrations/1764892800000-PaymentSources.js';
 import { NormalisedIdentifiers1764979200000 } from './migrations/1764979200000-NormalisedIdentifiers.js';
+import { AccountsHardening1765065600000 } from './migrations/1765065600000-AccountsHardening.js';
 import { CollectionCallsRepossessed1765152000000 } from './migrations/1765152000000-CollectionCallsRepossessed.js';
 
 /**
@@ -31,4 +32,5 @@ export const ENTITIES = [UserEntity, AuditLogEntity, DealEntity, AccountEntity, 
 export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger1764547200000, MobileMoney1764633600000, DeviceCommands1764720000000, InventoryCollectionsFeedback1764806400000,
   PaymentSources1764892800000,
   NormalisedIdentifiers1764979200000,
+  AccountsHardening1765065600000,
   CollectionCallsRepossessed1765152000000];

@@ -29,6 +29,7 @@ export async function startInstance(databaseUrl: string, env: Record<string, str
       LOG_LEVEL: 'warn',
       JOBS_ENABLED: 'false',
       DB_POOL_SIZE: '10',
+      SIGNIN_ADDRESS_LIMIT: '100000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@ import { AccessGuard } from './http/access.guard.js';
 import { AuthController } from './http/auth.controller.js';
 import { SignInRateLimitGuard } from './http/signin-rate-limit.guard.js';
 import { JwtStrategy } from './infrastructure/jwt.strategy.js';
+import { SignInLimiter } from './infrastructure/signin-limiter.js';
 
 @Module({
   imports: [
@@ -24,6 +25,6 @@ import { JwtStrategy } from './infrastructure/jwt.strategy.js';
     }),
   ],
   controllers: [AuthController],
-  providers: [AuthService, JwtStrategy, SignInRateLimitGuard, { provide: APP_GUARD, useClass: AccessGuard }],
+  providers: [AuthService, JwtStrategy, SignInLimiter, SignInRateLimitGuard, { provide: APP_GUARD, useClass: AccessGuard }],
 })
 export class AuthModule {}

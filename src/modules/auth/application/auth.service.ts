@@ -19,7 +19,7 @@ export class AuthService {
   async signIn(username: string, password: string) {
     const user = await this.users.verifyCredentials(username, password);
     if (!user) throw new DomainError(ErrorKind.UNAUTHENTICATED, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
-    const claims: AccessTokenClaims = { sub: user.id, username: user.username, role: user.role, env: this.config.env };
+    const claims: AccessTokenClaims = { sub: user.id, username: user.username, role: user.role, env: this.config.env, ver: user.tokenVersion };
     const accessToken = await this.jwt.signAsync(claims);
     return { id: user.id, username: user.username, role: user.role, accessToken };
   }

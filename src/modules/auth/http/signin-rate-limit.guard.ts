@@ -1,35 +1,31 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
-import { AppConfig } from '../../../config/app-config.js';
+import { UsersService } from '../../users/application/users.service.js';
+import { SignInLimited, SignInLimiter } from '../infrastructure/signin-limiter.js';
 
 export const TOO_MANY_REQUESTS = 'Too many requests. Try again in a minute.';
 
 /**
- * Sign-in attempts are limited per username and client address (SIGNIN_RATE_LIMIT a minute),
- * counted in memory on each instance. (@nestjs/throttler 6 is CommonJS that requires the ESM-only
- * @nestjs/common 12, which Jest cannot load on Node 20; rate-limiter-flexible does the same job.)
+ * Runs before the body is validated and long before any password is hashed: counts the attempt
+ * per client address, then per address and canonical username (letter-case variants share one
+ * count), and answers 429 once either has used its minute.
  */
 @Injectable()
 export class SignInRateLimitGuard implements CanActivate {
-  private readonly limiter: RateLimiterMemory;
-
-  constructor(config: AppConfig) {
-    this.limiter = new RateLimiterMemory({ points: config.signInRateLimit, duration: 60 });
-  }
+  constructor(private readonly limiter: SignInLimiter) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const body = request.body as { username?: unknown } | undefined;
-    const username = typeof body?.username === 'string' ? body.username.toLowerCase().slice(0, 255) : '';
+    const username = typeof body?.username === 'string' ? UsersService.canonicalUsername(body.username.slice(0, 255)) : '';
     try {
-      await this.limiter.consume(`${request.ip}|${username}`);
+      await this.limiter.consume(request.ip, username);
       return true;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    } catch (error) {
+      if (!(error instanceof SignInLimited)) throw error;
       const reply = context.switchToHttp().getResponse<FastifyReply>();
-      void reply.header('retry-after', String(Math.ceil(rejection.msBeforeNext / 1000)));
+      void reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
       throw new DomainError(ErrorKind.RATE_LIMITED, 'SIGNIN_RATE_LIMITED', TOO_MANY_REQUESTS);
     }
   }

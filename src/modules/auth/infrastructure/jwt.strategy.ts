@@ -13,9 +13,15 @@ export interface AccessTokenClaims {
   username: string;
   role: Role;
   env: string;
+  /** The user's token version when the token was issued; a password change or a disable raises it. */
+  ver: number;
 }
 
-/** Reads `x-access-token`, accepts HS256 only, from this environment's issuer only, for active users only. */
+/**
+ * Reads `x-access-token`, accepts HS256 only, from this environment's issuer only, for active users
+ * only, carrying the user's current token version (tokens from before versions existed have none and
+ * are refused: everyone signs in again once after the upgrade).
+ */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
@@ -33,7 +39,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   async validate(claims: AccessTokenClaims): Promise<AuthUser | false> {
-    if (claims.env !== this.config.env || typeof claims.sub !== 'number') return false;
-    return (await this.users.activeIdentity(claims.sub)) ?? false;
+    if (claims.env !== this.config.env || !Number.isInteger(claims.sub) || !Number.isInteger(claims.ver)) return false;
+    return (await this.users.activeIdentity(claims.sub, claims.ver)) ?? false;
   }
 }

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser, Role } from '../../../common/auth/role.js';
+import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { isUniqueViolation } from '../../../common/database/postgres-errors.js';
 import { Page, PageQuery } from '../../../common/http/pagination.js';
-import { cannotDisableSelf, userIsCustomer, userNotFound, usernameTaken } from '../domain/user-errors.js';
+import { wouldLeaveNoAdmin } from '../domain/admin-guard.js';
+import { passwordProblem } from '../domain/password-policy.js';
+import { cannotDisableSelf, lastActiveAdmin, userIsCustomer, userNotFound, usernameCollides, usernameTaken } from '../domain/user-errors.js';
+import { canonicalUsername, usernameProblem } from '../domain/username.js';
 import { UserEntity } from '../infrastructure/user.entity.js';
 import { UsersRepository } from '../infrastructure/users.repository.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -17,27 +22,42 @@ export interface UserView {
   createdat: string;
 }
 
-/** How long a token holder's "still active" answer is reused on this instance (disabling here clears it at once). */
+/** The user behind a token, with the token version their tokens must carry. */
+export interface TokenIdentity extends AuthUser {
+  tokenVersion: number;
+}
+
+/**
+ * How long a token holder's "still active, token version N" answer is reused on this instance.
+ * Disabling or a password change here clears it at once; other instances follow within this time.
+ */
 const ACTIVE_CACHE_MS = 5_000;
 
 @Injectable()
 export class UsersService {
-  private readonly activeCache = new Map<number, { user: AuthUser | null; until: number }>();
+  private readonly activeCache = new Map<number, { user: TokenIdentity | null; until: number }>();
 
   constructor(
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
+
+  /** The compared form of a username (NFKC, then lower case): for other modules, e.g. the sign-in limit's bucket. */
+  static canonicalUsername(username: string): string {
+    return canonicalUsername(username);
+  }
 
   static view(user: UserEntity): UserView {
     return { id: user.id, username: user.username, role: user.role, active: user.active, createdat: user.createdAt.toISOString() };
   }
 
   async create(input: { username: string; password: string; role: Role }): Promise<UserView> {
-    if (await this.users.usernameTaken(input.username)) throw usernameTaken(input.username);
+    const usernameCanonical = canonicalUsername(input.username);
+    if (await this.users.canonicalTaken(usernameCanonical)) throw usernameTaken(input.username);
     const passwordHash = await this.hasher.hash(input.password);
     try {
-      return UsersService.view(await this.users.insert({ username: input.username, passwordHash, role: input.role }));
+      return UsersService.view(await this.users.insert({ username: input.username, usernameCanonical, passwordHash, role: input.role }));
     } catch (error) {
       if (isUniqueViolation(error)) throw usernameTaken(input.username);
       throw error;
@@ -46,7 +66,7 @@ export class UsersService {
 
   /** The identity made for a customer at registration: username = telephone, no password, cannot sign in. */
   async createCustomerIdentity(telephone: string, em: EntityManager): Promise<number> {
-    const user = await this.users.insert({ username: telephone, passwordHash: null, role: Role.CUSTOMER }, em);
+    const user = await this.users.insert({ username: telephone, usernameCanonical: canonicalUsername(telephone), passwordHash: null, role: Role.CUSTOMER }, em);
     return user.id;
   }
 
@@ -55,13 +75,34 @@ export class UsersService {
     return { items: rows.map(UsersService.view), total, page: query.page, limit: query.limit };
   }
 
+  /**
+   * Disables a user and ends their tokens. Under a lock on every active administrator, so that the
+   * last one cannot be disabled, even by two admins disabling each other at the same moment.
+   */
   async disable(id: number, actor: AuthUser): Promise<UserView> {
     if (id === actor.id) throw cannotDisableSelf();
-    const user = await this.users.findById(id);
-    if (!user) throw userNotFound(id);
-    await this.users.setActive(id, false);
+    const user = await this.dataSource.transaction(async (em) => {
+      const activeAdmins = await this.users.lockActiveAdmins(em);
+      const target = await this.users.findById(id, em);
+      if (!target) throw userNotFound(id);
+      if (wouldLeaveNoAdmin(target, activeAdmins)) throw lastActiveAdmin(id);
+      // The actor may have been disabled a moment ago (on another instance, within the cache time).
+      if (!activeAdmins.includes(actor.id)) throw new DomainError(ErrorKind.UNAUTHENTICATED, 'TOKEN_REVOKED', 'Unauthorized!');
+      await this.users.disable(id, em);
+      return target;
+    });
     this.activeCache.delete(id);
     return UsersService.view({ ...user, active: false });
+  }
+
+  /** Enables a user again; tokens from before the disable stay ended. */
+  async enable(id: number): Promise<UserView> {
+    const user = await this.users.findById(id);
+    if (!user) throw userNotFound(id);
+    if (user.usernameCanonical === null) throw usernameCollides(id);
+    if (!user.active) await this.users.enable(id);
+    this.activeCache.delete(id);
+    return UsersService.view({ ...user, active: true });
   }
 
   async changePassword(id: number, password: string): Promise<{ message: string }> {
@@ -69,6 +110,7 @@ export class UsersService {
     if (!user) throw userNotFound(id);
     if (user.role === Role.CUSTOMER) throw userIsCustomer(id);
     await this.users.setPasswordHash(id, await this.hasher.hash(password));
+    this.activeCache.delete(id);
     return { message: 'Password changed.' };
   }
 
@@ -78,24 +120,33 @@ export class UsersService {
     return user ? UsersService.view(user) : null;
   }
 
-  /** The user behind a valid token, or null when they no longer exist or are disabled. */
-  async activeIdentity(id: number): Promise<AuthUser | null> {
+  /** The user behind a valid token, or null when they no longer exist, are disabled or the token's version is not theirs. */
+  async activeIdentity(id: number, tokenVersion: number): Promise<AuthUser | null> {
     const now = Date.now();
-    const cached = this.activeCache.get(id);
-    if (cached && cached.until > now) return cached.user;
-    const user = await this.users.findById(id);
-    const identity = user && user.active && user.role !== Role.CUSTOMER ? { id: user.id, username: user.username, role: user.role } : null;
-    if (this.activeCache.size > 10_000) this.activeCache.clear();
-    this.activeCache.set(id, { user: identity, until: now + ACTIVE_CACHE_MS });
-    return identity;
+    let cached = this.activeCache.get(id);
+    if (!cached || cached.until <= now) {
+      const user = await this.users.findById(id);
+      const identity = user && user.active && user.role !== Role.CUSTOMER ? { id: user.id, username: user.username, role: user.role, tokenVersion: user.tokenVersion } : null;
+      if (this.activeCache.size > 10_000) this.activeCache.clear();
+      cached = { user: identity, until: now + ACTIVE_CACHE_MS };
+      this.activeCache.set(id, cached);
+    }
+    const user = cached.user;
+    if (!user || user.tokenVersion !== tokenVersion) return null;
+    return { id: user.id, username: user.username, role: user.role };
   }
 
-  /** Checks a sign-in; null for an unknown user, a wrong password, a disabled user or a customer identity. */
-  async verifyCredentials(username: string, password: string): Promise<AuthUser | null> {
-    const user = await this.users.findByUsernameWithHash(username);
-    const ok = await this.hasher.verify(password, user?.passwordHash ?? null);
-    if (!user || !ok || !user.active || user.role === Role.CUSTOMER) return null;
-    return { id: user.id, username: user.username, role: user.role };
+  /**
+   * Checks a sign-in; null for an unknown user, a wrong password, a disabled user or a customer
+   * identity, each after one password verification (a decoy hash when there is no user), so the
+   * answer takes the same time. A correct password under an older hash is rehashed with argon2id.
+   */
+  async verifyCredentials(username: string, password: string): Promise<TokenIdentity | null> {
+    const user = usernameProblem(username) ? null : await this.users.findByCanonicalWithHash(canonicalUsername(username));
+    const check = await this.hasher.verify(password, user?.passwordHash ?? null);
+    if (!user || !check.ok || !user.active || user.role === Role.CUSTOMER) return null;
+    if (check.needsRehash) await this.users.upgradePasswordHash(user.id, user.passwordHash!, await this.hasher.hash(password));
+    return { id: user.id, username: user.username, role: user.role, tokenVersion: user.tokenVersion };
   }
 
   /**
@@ -103,8 +154,12 @@ export class UsersService {
    * to be made up, so the caller can print it once.
    */
   async ensureFirstAdmin(username = 'admin', password?: string): Promise<{ created: boolean; generatedPassword?: string }> {
-    const generated = password ? undefined : randomBytes(12).toString('base64url');
-    const created = await this.users.insertFirstAdmin(username, await this.hasher.hash(password ?? generated!));
+    const badName = usernameProblem(username);
+    if (badName) throw new Error(`ADMIN_USERNAME: ${badName}`);
+    const badPassword = password === undefined ? undefined : passwordProblem(password, 'ADMIN_PASSWORD');
+    if (badPassword) throw new Error(badPassword);
+    const generated = password ? undefined : randomBytes(18).toString('base64url');
+    const created = await this.users.insertFirstAdmin(username, canonicalUsername(username), await this.hasher.hash(password ?? generated!));
     return { created, generatedPassword: created ? generated : undefined };
   }
 }

@@ -26,13 +26,39 @@ export class UsersController {
   }
 
   @Post('disable')
-  @Endpoint({ summary: 'Disable a user; their tokens stop working', roles: [], response: UserDetailResponse, errors: [404, 409] })
+  @Endpoint({
+    summary: 'Disable a user; their tokens stop working',
+    description:
+      'The user can no longer sign in and every token they hold stops working (at once on this instance, within 5 seconds on the others); enabling them again does not bring those tokens back. ' +
+      '409 for yourself and for the last active ADMIN (`User 1 is the last active administrator and cannot be disabled.`), also when two admins disable each other at the same moment.',
+    roles: [],
+    response: UserDetailResponse,
+    errors: [404, 409],
+  })
   disable(@Body() body: UserIdRequest, @CurrentUser() actor: AuthUser): Promise<UserDetailResponse> {
     return this.users.disable(body.id, actor);
   }
 
+  @Post('enable')
+  @Endpoint({
+    summary: 'Enable a disabled user',
+    description: 'The user may sign in again; tokens issued before the disable stay ended. Enabling an active user changes nothing. 409 for a user disabled by the upgrade because an older user has the same username once letter case is ignored.',
+    roles: [],
+    response: UserDetailResponse,
+    errors: [404, 409],
+  })
+  enable(@Body() body: UserIdRequest): Promise<UserDetailResponse> {
+    return this.users.enable(body.id);
+  }
+
   @Post('password')
-  @Endpoint({ summary: 'Set a user’s password', roles: [], response: MessageResponse, errors: [404, 409] })
+  @Endpoint({
+    summary: 'Set a user’s password',
+    description: 'Passwords are 12–128 characters, not only whitespace, stored as an argon2id hash. Every token the user holds stops working (yours too, when you change your own).',
+    roles: [],
+    response: MessageResponse,
+    errors: [404, 409],
+  })
   changePassword(@Body() body: ChangePasswordRequest): Promise<MessageResponse> {
     return this.users.changePassword(body.id, body.password);
   }

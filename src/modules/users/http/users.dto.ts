@@ -1,18 +1,45 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsString, Matches, ValidateBy } from 'class-validator';
 import { IdField } from '../../../common/validation/fields.js';
 import { Role, STAFF_ROLES } from '../../../common/auth/role.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../domain/password-policy.js';
+
+/** A new password: 12–128 characters, not only whitespace (the domain's password policy). */
+function PasswordField(example: string) {
+  return applyDecorators(
+    ApiProperty({
+      example,
+      minLength: PASSWORD_MIN_LENGTH,
+      maxLength: PASSWORD_MAX_LENGTH,
+      pattern: '\\S',
+      description: `${PASSWORD_MIN_LENGTH}–${PASSWORD_MAX_LENGTH} characters, not only whitespace. Stored as an argon2id hash; never returned.`,
+    }),
+    IsString(),
+    ValidateBy({
+      name: 'isAcceptablePassword',
+      validator: {
+        // a value that is not a string is IsString's to report
+        validate: (value: unknown) => typeof value !== 'string' || passwordProblem(value) === undefined,
+        defaultMessage: (args) => passwordProblem(String(args?.value), args?.property) ?? `${args?.property} is not an acceptable password`,
+      },
+    }),
+  );
+}
 
 export class CreateUserRequest {
-  @ApiProperty({ example: 'operator1', description: '3–64 characters: letters, digits, dot, dash, underscore, @.' })
+  @ApiProperty({
+    example: 'operator1',
+    minLength: 3,
+    maxLength: 64,
+    pattern: '^[A-Za-z0-9._@+-]{3,64}$',
+    description: '3–64 characters: letters, digits, dot, dash, underscore, @, +. Unique regardless of letter case.',
+  })
   @IsString()
   @Matches(/^[A-Za-z0-9._@+-]{3,64}$/, { message: 'username must be 3–64 letters, digits or . _ @ + -' })
   username: string;
 
-  @ApiProperty({ example: 'a-long-passphrase', minLength: 8, maxLength: 72 })
-  @IsString()
-  @MinLength(8)
-  @MaxLength(72)
+  @PasswordField('a-long-passphrase')
   password: string;
 
   @ApiProperty({ enum: STAFF_ROLES, example: Role.OPERATOR })
@@ -26,11 +53,7 @@ export class UserIdRequest {
 }
 
 export class ChangePasswordRequest extends UserIdRequest {
-  @ApiProperty({ example: 'another-long-passphrase', minLength: 8, maxLength: 72 })
-  @IsString()
-  @IsNotEmpty()
-  @MinLength(8)
-  @MaxLength(72)
+  @PasswordField('another-long-passphrase')
   password: string;
 }
 
