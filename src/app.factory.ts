@@ -12,6 +12,7 @@ import { Clock } from './common/time/clock.js';
 import { StrictValidationPipe } from './common/validation/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { runMigrations } from './database/migrate.js';
+import { acceptFormDeliveryReports } from './modules/messages/http/delivery-reports.controller.js';
 import { setUpSwagger } from './swagger.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
@@ -69,6 +70,8 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   app.useGlobalFilters(new AllExceptionsFilter());
   // Keep parsing `application/json` only: Fastify's default text/plain parser would let raw text reach handlers.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
+  // …and form bodies for the SMS gateway's delivery reports, on that route alone
+  acceptFormDeliveryReports(app.getHttpAdapter().getInstance());
   setUpSwagger(app, config);
   await runMigrations(dataSource);
   await app.init();

@@ -22,6 +22,7 @@ import { InventoryModule } from './modules/inventory/inventory.module.js';
 import { CollectionsModule } from './modules/collections/collections.module.js';
 import { ReportsModule } from './modules/reports/reports.module.js';
 import { FeedbackModule } from './modules/feedback/feedback.module.js';
+import { MessagesModule } from './modules/messages/messages.module.js';
 
 @Module({})
 export class AppModule {
@@ -49,6 +50,7 @@ export class AppModule {
         CollectionsModule,
         ReportsModule,
         FeedbackModule,
+        MessagesModule,
       ],
     };
   }

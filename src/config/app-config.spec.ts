@@ -39,6 +39,16 @@ describe('loadConfig', () => {
     [{ CURRENCY: 'XYZ' }, 'CURRENCY'],
     [{ OVERDUE_CHECK_MINUTES: '0' }, 'OVERDUE_CHECK_MINUTES'], // the overdue lock runs at least hourly
     [{ OVERDUE_CHECK_MINUTES: '61' }, 'OVERDUE_CHECK_MINUTES'],
+    [{ SMS_API_URL: 'gateway' }, 'SMS_API_URL'],
+    [{ SMS_API_URL: 'https://api.africastalking.com' }, 'SMS_USERNAME'],
+    [{ SMS_DEFAULT_LANGUAGE: 'fr' }, 'SMS_DEFAULT_LANGUAGE'],
+    [{ SMS_REMINDER_DAYS: '3,0' }, 'SMS_REMINDER_DAYS'],
+    [{ SMS_QUIET_HOURS: '21-25' }, 'SMS_QUIET_HOURS'],
+    [{ SMS_CALLBACK_KEY: 'short' }, 'SMS_CALLBACK_KEY'],
+    [{ SMS_SENDER_ID: 'A sender id that is long' }, 'SMS_SENDER_ID'],
+    [{ PAYMENT_INSTRUCTIONS: 'x'.repeat(101) }, 'PAYMENT_INSTRUCTIONS'],
+    [{ PAYMENT_INSTRUCTIONS: 'Lipa kwa M‑Pesa' }, 'PAYMENT_INSTRUCTIONS'], // a non-breaking hyphen is not GSM-7
+    [{ SMS_RATE_PER_MINUTE: '0' }, 'SMS_RATE_PER_MINUTE'],
   ])('stops on %p with one line naming %s', (env, name) => {
     const attempt = () => loadConfig({ DATA_DIR: dataDir, ...env });
     expect(attempt).toThrow(ConfigError);
@@ -54,6 +64,15 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: dataDir, JWT_EXPIRES_IN: '12h', CURRENCY: 'KES', OVERDUE_CHECK_MINUTES: '60' });
     expect(config).toMatchObject({ jwt: { expiresIn: '12h' }, currency: 'KES', overdueCheckMinutes: 60 });
     expect(loadConfig({ DATA_DIR: dataDir, JWT_EXPIRES_IN: '30m' }).jwt.expiresIn).toBe('30m');
+  });
+
+  it('reads the SMS settings with their defaults', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).sms).toEqual({
+      url: undefined, username: undefined, apiKey: undefined, senderId: undefined, callbackKey: undefined,
+      defaultLanguage: 'en', reminderDays: [3, 1], quietHours: { start: 21, end: 7 }, paymentInstructions: '', ratePerMinute: 100,
+    });
+    const sms = loadConfig({ DATA_DIR: dataDir, SMS_API_URL: 'https://api.sandbox.africastalking.com/', SMS_USERNAME: 'sandbox', SMS_API_KEY: 'k', SMS_REMINDER_DAYS: '1, 7,3', SMS_QUIET_HOURS: '22-6', SMS_DEFAULT_LANGUAGE: 'sw', PAYMENT_INSTRUCTIONS: ' Pay with MTN MoMo to 123456. ' }).sms;
+    expect(sms).toMatchObject({ url: 'https://api.sandbox.africastalking.com', reminderDays: [7, 3, 1], quietHours: { start: 22, end: 6 }, defaultLanguage: 'sw', paymentInstructions: 'Pay with MTN MoMo to 123456.' });
   });
 
   it('refuses production without a JWT_SECRET of at least 32 characters', () => {

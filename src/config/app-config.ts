@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+import { parseQuietHours, parseReminderDays, type QuietHours } from '../modules/messages/domain/message.js';
+import { isGsm7 } from '../modules/messages/domain/sms-encoding.js';
+import { type Language, LANGUAGES, PAYMENT_INSTRUCTIONS_MAX } from '../modules/messages/domain/templates.js';
 
 export type AppEnv = 'production' | 'uat';
 
@@ -94,6 +97,36 @@ class EnvironmentVariables {
   PRODUCTION_BASE_URL?: string;
 
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  SMS_API_URL?: string;
+
+  @IsOptional() @Matches(/^[\w.@-]{1,64}$/, { message: 'SMS_USERNAME must be 1–64 letters, digits, dots, dashes, underscores or @' })
+  SMS_USERNAME?: string;
+
+  @IsOptional() @IsString()
+  SMS_API_KEY?: string;
+
+  @IsOptional() @Matches(/^[A-Za-z0-9 ]{1,11}$|^\+?\d{3,15}$/, { message: 'SMS_SENDER_ID must be an alphanumeric sender id of at most 11 characters or a short code' })
+  SMS_SENDER_ID?: string;
+
+  @IsOptional() @IsString() @MinLength(16, { message: 'SMS_CALLBACK_KEY must be at least 16 characters' })
+  SMS_CALLBACK_KEY?: string;
+
+  @IsOptional() @IsIn(LANGUAGES as unknown as string[], { message: `SMS_DEFAULT_LANGUAGE must be one of ${LANGUAGES.join(', ')}` })
+  SMS_DEFAULT_LANGUAGE?: Language;
+
+  @IsOptional() @IsString()
+  SMS_REMINDER_DAYS?: string;
+
+  @IsOptional() @IsString()
+  SMS_QUIET_HOURS?: string;
+
+  @IsOptional() @IsString()
+  PAYMENT_INSTRUCTIONS?: string;
+
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(60000)
+  SMS_RATE_PER_MINUTE?: number;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   UAT_BASE_URL?: string;
 }
 
@@ -125,6 +158,21 @@ export class AppConfig {
   tempUnlockMaxHours: number;
   logLevel: string;
   jobsEnabled: boolean;
+  /** customer messages and their gateway (DESIGN part 11) */
+  sms: {
+    url?: string;
+    username?: string;
+    apiKey?: string;
+    senderId?: string;
+    callbackKey?: string;
+    defaultLanguage: Language;
+    /** days before the paid-up date, largest first */
+    reminderDays: number[];
+    quietHours: QuietHours;
+    paymentInstructions: string;
+    /** messages handed to the gateway per minute, all instances together */
+    ratePerMinute: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -164,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (appEnv === 'production' && (!vars.JWT_SECRET || vars.JWT_SECRET.length < 32)) {
     throw new ConfigError('Invalid configuration: JWT_SECRET must be set to at least 32 characters when APP_ENV=production');
   }
+  const sms = smsConfig(vars);
   const dataDir = resolve(vars.DATA_DIR ?? join(process.cwd(), '.data', appEnv));
   return {
     port: vars.PORT ?? 3000,
@@ -191,6 +240,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tempUnlockMaxHours: vars.TEMP_UNLOCK_MAX_HOURS ?? 72,
     logLevel: vars.LOG_LEVEL ?? 'info',
     jobsEnabled: (vars.JOBS_ENABLED ?? 'true') === 'true',
+    sms,
+  };
+}
+
+function smsConfig(vars: EnvironmentVariables): AppConfig['sms'] {
+  const reminderDays = parseReminderDays(vars.SMS_REMINDER_DAYS ?? '3,1');
+  if (!reminderDays) throw new ConfigError('Invalid configuration: SMS_REMINDER_DAYS must be whole days from 1 to 30 separated by commas, such as 3,1');
+  const quietHours = parseQuietHours(vars.SMS_QUIET_HOURS ?? '21-7');
+  if (!quietHours) throw new ConfigError('Invalid configuration: SMS_QUIET_HOURS must be two hours 0–23 such as 21-7 (from 21:00 to 07:00; equal hours: none)');
+  const instructions = (vars.PAYMENT_INSTRUCTIONS ?? '').trim();
+  if (instructions.length > PAYMENT_INSTRUCTIONS_MAX || !isGsm7(instructions) || /[\r\n\f]/.test(instructions)) {
+    throw new ConfigError(`Invalid configuration: PAYMENT_INSTRUCTIONS must be one line of at most ${PAYMENT_INSTRUCTIONS_MAX} characters of the GSM-7 alphabet (so every message fits two SMS)`);
+  }
+  if (vars.SMS_API_URL && (!vars.SMS_USERNAME || !vars.SMS_API_KEY)) throw new ConfigError('Invalid configuration: SMS_USERNAME and SMS_API_KEY must be set with SMS_API_URL');
+  return {
+    url: stripSlash(vars.SMS_API_URL),
+    username: vars.SMS_USERNAME,
+    apiKey: vars.SMS_API_KEY,
+    senderId: vars.SMS_SENDER_ID,
+    callbackKey: vars.SMS_CALLBACK_KEY,
+    defaultLanguage: vars.SMS_DEFAULT_LANGUAGE ?? 'en',
+    reminderDays,
+    quietHours,
+    paymentInstructions: instructions,
+    ratePerMinute: vars.SMS_RATE_PER_MINUTE ?? 100,
   };
 }
 

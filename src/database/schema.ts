@@ -11,6 +11,7 @@ import { InventoryMovementEntity } from '../modules/inventory/infrastructure/inv
 import { CollectionCallEntity } from '../modules/collections/infrastructure/collection-call.entity.js';
 import { FeedbackEntity } from '../modules/feedback/infrastructure/feedback.entity.js';
 import { UserEntity } from '../modules/users/infrastructure/user.entity.js';
+import { CustomerPreferenceEntity, SmsMessageEntity } from '../modules/messages/infrastructure/sms-message.entity.js';
 import { Foundation1764460800000 } from './migrations/1764460800000-Foundation.js';
 import { CustomersDealsLedger1764547200000 } from './migrations/1764547200000-CustomersDealsLedger.js';
 import { MobileMoney1764633600000 } from './migrations/1764633600000-MobileMoney.js';
@@ -20,6 +21,7 @@ import { PaymentSources1764892800000 } from './migrations/1764892800000-PaymentS
 import { NormalisedIdentifiers1764979200000 } from './migrations/1764979200000-NormalisedIdentifiers.js';
 import { AccountsHardening1765065600000 } from './migrations/1765065600000-AccountsHardening.js';
 import { CollectionCallsRepossessed1765152000000 } from './migrations/1765152000000-CollectionCallsRepossessed.js';
+import { CustomerMessages1765324800000 } from './migrations/1765324800000-CustomerMessages.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -27,10 +29,11 @@ import { CollectionCallsRepossessed1765152000000 } from './migrations/1765152000
  * A new migration goes at the end of MIGRATIONS.
  */
 export const ENTITIES = [UserEntity, AuditLogEntity, DealEntity, AccountEntity, PaymentEntity, CustomerEntity, CustomerDealEntity, MobileMoneyTransactionEntity, DeviceCommandEntity,
-  InventoryItemEntity, InventoryMovementEntity, CollectionCallEntity, FeedbackEntity];
+  InventoryItemEntity, InventoryMovementEntity, CollectionCallEntity, FeedbackEntity, SmsMessageEntity, CustomerPreferenceEntity];
 
 export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger1764547200000, MobileMoney1764633600000, DeviceCommands1764720000000, InventoryCollectionsFeedback1764806400000,
   PaymentSources1764892800000,
   NormalisedIdentifiers1764979200000,
   AccountsHardening1765065600000,
-  CollectionCallsRepossessed1765152000000];
+  CollectionCallsRepossessed1765152000000,
+  CustomerMessages1765324800000];

@@ -5,7 +5,7 @@ export type Handler = (req: IncomingMessage, body: unknown, url: URL) => Promise
 
 const MAX_BODY = 1024 * 1024;
 
-/** A tiny JSON server: bodies up to 1 MB, bad JSON is a 400, a handler's throw is a 500, never a crash. */
+/** A tiny JSON server (form bodies are read too): bodies up to 1 MB, bad JSON is a 400, a handler's throw is a 500, never a crash. */
 export async function startJsonServer(handler: Handler, port = 0, host = '127.0.0.1'): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -21,7 +21,9 @@ export async function startJsonServer(handler: Handler, port = 0, host = '127.0.
         res.end(JSON.stringify(payload));
       };
       let body: unknown = undefined;
-      if (chunks.length) {
+      if (chunks.length && /application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '')) {
+        body = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      } else if (chunks.length) {
         try {
           body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         } catch {

@@ -1,5 +1,7 @@
+import { startJsonServer } from './http-kit.js';
 import { startLockSimulator } from './lock-simulator.js';
 import { startProviderSimulator } from './provider-simulator.js';
+import { startSmsSimulator } from './sms-simulator.js';
 
 describe('mobile-money provider simulator', () => {
   it('serves transactions by date range and by id, behind its key, and can be down', async () => {
@@ -49,6 +51,42 @@ describe('device-lock platform simulator', () => {
       expect((await post({ ...cmd, commandid: 'c4' })).status).toBe(503);
     } finally {
       await sim.close();
+    }
+  });
+});
+
+describe('SMS gateway simulator', () => {
+  it('speaks Africa’s Talking: form sends, Recipients with status codes, delivery reports back, failures on demand', async () => {
+    const reports: Array<Record<string, string>> = [];
+    const receiver = await startJsonServer((_req, body) => [200, (reports.push(body as Record<string, string>), { ok: true })]);
+    const sim = await startSmsSimulator({ apiKey: 'k', username: 'sandbox', callbackUrl: `${receiver.url}/sms/delivery-reports?key=x` });
+    try {
+      sim.setReportDelay(5, 2, 50);
+      const send = (fields: Record<string, string>, key = 'k') =>
+        fetch(`${sim.url}/version1/messaging`, { method: 'POST', headers: { apiKey: key, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+      expect((await send({ username: 'sandbox', to: '+256772555001', message: 'hi' }, 'bad')).status).toBe(401);
+      const ok = await send({ username: 'sandbox', to: '+256772555001', message: 'Hello', from: 'PAYG' });
+      expect(ok.status).toBe(201);
+      const answer = (await ok.json()) as { SMSMessageData: { Recipients: Array<{ statusCode: number; messageId: string; cost: string }> } };
+      expect(answer.SMSMessageData.Recipients[0]).toMatchObject({ statusCode: 101, status: 'Success', number: '+256772555001', cost: 'UGX 30.0000' });
+      sim.reject('+256772555002');
+      const refused = (await (await send({ username: 'sandbox', to: '+256772555002', message: 'x' })).json()) as typeof answer;
+      expect(refused.SMSMessageData.Recipients[0]).toMatchObject({ statusCode: 403, status: 'InvalidPhoneNumber' });
+      sim.undeliverable('+256772555003');
+      await send({ username: 'sandbox', to: '+256772555003', message: 'x' });
+      await sim.reportsSettled();
+      expect(reports).toEqual([
+        { id: answer.SMSMessageData.Recipients[0].messageId, status: 'Success', phoneNumber: '+256772555001', networkCode: '64101', retryCount: '0' },
+        { id: sim.sentTo('+256772555003')[0].messageId, status: 'Failed', failureReason: 'UserIsInactive', phoneNumber: '+256772555003', networkCode: '64101', retryCount: '0' },
+      ]);
+      sim.failNext(1, 502);
+      expect((await send({ username: 'sandbox', to: '+256772555001', message: 'x' })).status).toBe(502);
+      await fetch(`${sim.url}/_control/down`, { method: 'POST', body: JSON.stringify({ down: true }) });
+      expect((await send({ username: 'sandbox', to: '+256772555001', message: 'x' })).status).toBe(503);
+      expect(sim.messages).toHaveLength(2);
+    } finally {
+      await sim.close();
+      await receiver.close();
     }
   });
 });

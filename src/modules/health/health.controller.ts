@@ -10,6 +10,7 @@ class HealthResponse {
   @ApiProperty({ example: 'up' }) database: string;
   @ApiProperty({ example: 'configured', enum: ['configured', 'not configured'] }) mobilemoney: string;
   @ApiProperty({ example: 'not configured', enum: ['configured', 'not configured'] }) devicelock: string;
+  @ApiProperty({ example: 'not configured', enum: ['configured', 'not configured'], description: 'SMS gateway; not configured: customer messages wait as PENDING.' }) sms: string;
 }
 
 @ApiTags('Operations')
@@ -35,6 +36,7 @@ export class HealthController {
       database: 'up',
       mobilemoney: configured(this.config.mobileMoney.url),
       devicelock: configured(this.config.deviceLock.url),
+      sms: configured(this.config.sms.url),
     };
   }
 }

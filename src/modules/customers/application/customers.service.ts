@@ -22,8 +22,10 @@ import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNo
 import { DealStatus, deriveDealState } from '../domain/credit-policy.js';
 import { CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
 import { DealEvents } from './deal-events.js';
-import { CustomerFilter, CustomersRepository } from '../infrastructure/customers.repository.js';
+import { CustomerFilter, CustomersRepository, type UnlockedDealDue } from '../infrastructure/customers.repository.js';
 import { AccountView, accountView, CustomerView, customerView } from './customer-views.js';
+
+export type { UnlockedDealDue };
 
 export interface RegistrationInput {
   fullname: string;
@@ -127,8 +129,9 @@ export class CustomersService {
     }
   }
 
-  async get(customerId: number): Promise<CustomerView> {
-    const row = await this.customers.findById(customerId);
+  /** `em`: read inside the caller's transaction (a customer being registered). */
+  async get(customerId: number, em?: EntityManager): Promise<CustomerView> {
+    const row = await this.customers.findById(customerId, em);
     if (!row) throw customerNotFound(customerId);
     return customerView(row);
   }
@@ -172,6 +175,11 @@ export class CustomersService {
   async setSalesStage(customerId: number, salesstage: SalesStage): Promise<CustomerView> {
     if (!(await this.customers.setSalesStage(customerId, salesstage))) throw customerNotFound(customerId);
     return this.get(customerId);
+  }
+
+  /** For messages: unlocked deals whose paid-up date lies in (after, until] (reminders). */
+  unlockedDealsDue(after: string, until: string): Promise<UnlockedDealDue[]> {
+    return this.customers.unlockedDealsDue(after, until);
   }
 
   /** For other modules: the customer holding a PAYG code (any letter case, spaces around it ignored). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { Money } from '../../../common/money/money.js';
 import { DealState } from '../domain/credit-policy.js';
 
 export interface DealChange {
@@ -8,6 +9,8 @@ export interface DealChange {
   before: DealState;
   after: DealState;
   today: string;
+  /** the payment that made the change, when one did */
+  payment?: { id: string; amount: Money };
 }
 
 export type DealChangeListener = (em: EntityManager, change: DealChange) => Promise<void>;

@@ -15,7 +15,7 @@ import { applyPayment, ContractTerms, DealState, DealStatus, stateFromAmountPaid
 import { CustomerDealRow, CustomerDealsRepository, DealStateUpdate } from '../infrastructure/customer-deals.repository.js';
 import { CustomerDealView } from './customer-views.js';
 import { CustomersService } from './customers.service.js';
-import { DealEvents } from './deal-events.js';
+import { DealChange, DealEvents } from './deal-events.js';
 
 export interface CreditInput {
   customerId: number;
@@ -110,12 +110,12 @@ export class DealStateService {
   }
 
   /** After the new state is written: the device command it calls for, and the other modules' reactions. */
-  private async changed(em: EntityManager, row: CustomerDealRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction): Promise<CustomerDealView> {
+  private async changed(em: EntityManager, row: CustomerDealRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction, payment?: DealChange['payment']): Promise<CustomerDealView> {
     const action = forced ?? commandForTransition(row, after);
     if (action) {
       await this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: after.nextpaymentdate, reason, createdBy: by });
     }
-    await this.events.dealChanged(em, { customerId: row.customer_id, customerDealId: row.id, before: stateOf(row), after, today: this.customers.today() });
+    await this.events.dealChanged(em, { customerId: row.customer_id, customerDealId: row.id, before: stateOf(row), after, today: this.customers.today(), payment });
     return dealViewOf(row, after, bonusdays);
   }
 
@@ -130,7 +130,7 @@ export class DealStateService {
     const recorded = await this.customerDeals.recordPayment(em, entry, stateUpdate(after, row.bonusdays));
     if (!recorded) throw referenceUsed(input.reference);
     // the command names the payment by its id: a reference may be up to 255 characters, the reason column too
-    const deal = await this.changed(em, row, after, row.bonusdays, `payment #${recorded.id}`, input.createdBy);
+    const deal = await this.changed(em, row, after, row.bonusdays, `payment #${recorded.id}`, input.createdBy, undefined, { id: String(recorded.id), amount: input.amount });
     return { payment: LedgerService.view(recorded), before: row.status, deal };
   }
 

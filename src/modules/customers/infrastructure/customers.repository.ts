@@ -44,6 +44,15 @@ const SELECT_CUSTOMER = `
   JOIN accounts a ON a.id = c.account_id
   JOIN customer_deals cd ON cd.customer_id = c.id`;
 
+export interface UnlockedDealDue {
+  customerdealid: number;
+  customerid: number;
+  nextpaymentdate: string;
+  monthly: string;
+  balance: string;
+  payg: string;
+}
+
 export interface CustomerFilter {
   status?: CustomerStatus;
   salesstage?: SalesStage;
@@ -156,6 +165,16 @@ export class CustomersRepository {
       total = n;
     }
     return { rows, total };
+  }
+
+  /** Unlocked deals whose paid-up date lies in (after, until]: what reminders are about. */
+  unlockedDealsDue(after: string, until: string): Promise<UnlockedDealDue[]> {
+    return this.dataSource.query(
+      `SELECT cd.id AS customerdealid, cd.customer_id AS customerid, cd.nextpaymentdate, cd.monthly, cd.balance, c.payg
+       FROM customer_deals cd JOIN customers c ON c.id = cd.customer_id
+       WHERE cd.status = 'UNLOCKED' AND cd.nextpaymentdate > $1 AND cd.nextpaymentdate <= $2 ORDER BY cd.id`,
+      [after, until],
+    );
   }
 
   async statusCounts(): Promise<Array<{ status: CustomerStatus; n: number }>> {

@@ -1,0 +1,208 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Page } from '../../../common/http/pagination.js';
+import { Money } from '../../../common/money/money.js';
+import { addDays, businessDay, daysBetween } from '../../../common/time/business-date.js';
+import { Clock } from '../../../common/time/clock.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { CustomersService } from '../../customers/application/customers.service.js';
+import type { CustomerView } from '../../customers/application/customer-views.js';
+import { DealChange, DealEvents, DealOpened } from '../../customers/application/deal-events.js';
+import { amountInArrears, DealStatus } from '../../customers/domain/credit-policy.js';
+import { eventKey, MessageStatus, reminderOffsetFor, statusOfReport } from '../domain/message.js';
+import { smsSize } from '../domain/sms-encoding.js';
+import { Language, MessageKind, MessageTemplates, RenderedMessage } from '../domain/templates.js';
+import { MessageRow, MessagesRepository, PreferencesRow } from '../infrastructure/messages.repository.js';
+
+export interface MessageView {
+  messageid: number;
+  customerid: number;
+  kind: MessageKind;
+  status: MessageStatus;
+  language: Language;
+  text: string;
+  encoding: string;
+  segments: number;
+  telephone: string | null;
+  attempts: number;
+  lasterror: string | null;
+  failurereason: string | null;
+  gatewaymessageid: string | null;
+  cost: string | null;
+  createdat: string;
+  sentat: string | null;
+  deliveredat: string | null;
+}
+
+export interface PreferencesView {
+  customerid: number;
+  language: Language;
+  smsoptout: boolean;
+}
+
+export interface DeliveryReport {
+  id: string;
+  status: string;
+  failureReason?: string;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function messageView(row: MessageRow): MessageView {
+  return {
+    messageid: Number(row.id),
+    customerid: row.customer_id,
+    kind: row.kind,
+    status: row.status,
+    language: row.language,
+    text: row.text,
+    encoding: row.encoding,
+    segments: row.segments,
+    telephone: row.telephone,
+    attempts: row.attempts,
+    lasterror: row.last_error,
+    failurereason: row.failure_reason,
+    gatewaymessageid: row.gateway_message_id,
+    cost: row.cost,
+    createdat: iso(row.created_at)!,
+    sentat: iso(row.sent_at),
+    deliveredat: iso(row.delivered_at),
+  };
+}
+
+const preferencesView = (row: PreferencesRow): PreferencesView => ({ customerid: row.customer_id, language: row.language, smsoptout: row.sms_opt_out });
+
+/** Reminder chunks: each in a transaction of its own, so a long list does not hold one open. */
+const REMINDER_CHUNK = 200;
+
+/**
+ * Customer messages (DESIGN part 11). Each event writes its message into the outbox inside the
+ * event's own transaction (DealEvents), keyed by the event, so a rolled-back payment sends nothing
+ * and a repeated one nothing more; SmsDeliveryWorker sends them.
+ */
+@Injectable()
+export class MessagesService implements OnModuleInit {
+  readonly templates: MessageTemplates;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly messages: MessagesRepository,
+    private readonly customers: CustomersService,
+    private readonly dealEvents: DealEvents,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {
+    this.templates = new MessageTemplates({ currency: config.currency, instructions: config.sms.paymentInstructions });
+  }
+
+  onModuleInit(): void {
+    this.dealEvents.subscribeOpened((em, opened) => this.onRegistered(em, opened));
+    this.dealEvents.subscribe((em, change) => this.onDealChanged(em, change));
+  }
+
+  private write(em: EntityManager, kind: MessageKind, key: string, customerId: number, customerDealId: number | null, renderings: RenderedMessage[], dueDate: string | null = null) {
+    return this.messages.insertEvent(em, {
+      customerId,
+      customerDealId,
+      kind,
+      eventKey: key,
+      dueDate,
+      defaultLanguage: this.config.sms.defaultLanguage,
+      renderings,
+      unlessOptedOut: kind === MessageKind.REMINDER,
+    });
+  }
+
+  private async onRegistered(em: EntityManager, opened: DealOpened): Promise<void> {
+    const c = await this.customers.get(opened.customerId, em);
+    const facts = { payg: c.payg, account: c.accountnumber, deposit: String(c.deal.depositpaid) };
+    await this.write(em, MessageKind.REGISTERED, eventKey.registered(c.customerid), c.customerid, c.deal.customerdealid, this.templates.renderAll(MessageKind.REGISTERED, facts));
+  }
+
+  private async onDealChanged(em: EntityManager, change: DealChange): Promise<void> {
+    const { before, after, payment, customerId, customerDealId } = change;
+    if (payment) {
+      const facts = { amount: payment.amount.toFixed(), balance: after.balance.toFixed(), date: after.nextpaymentdate };
+      await this.write(em, MessageKind.PAYMENT_RECEIVED, eventKey.payment(payment.id), customerId, customerDealId, this.templates.renderAll(MessageKind.PAYMENT_RECEIVED, facts));
+    }
+    if (after.status === DealStatus.PAID_OFF && before.status !== DealStatus.PAID_OFF) {
+      const c = await this.customers.get(customerId, em);
+      const facts = { total: String(c.deal.totalamount) };
+      await this.write(em, MessageKind.PAID_OFF, eventKey.paidOff(customerDealId), customerId, customerDealId, this.templates.renderAll(MessageKind.PAID_OFF, facts));
+    }
+    if (after.status === DealStatus.LOCKED && before.status === DealStatus.UNLOCKED) {
+      const c = await this.customers.get(customerId, em);
+      const facts = { date: after.nextpaymentdate, amount: this.toUnlock(c, change.today).toFixed(), payg: c.payg };
+      await this.write(em, MessageKind.LOCKED, eventKey.locked(customerDealId, after.nextpaymentdate), customerId, customerDealId, this.templates.renderAll(MessageKind.LOCKED, facts));
+    }
+  }
+
+  /** What unlocks the device today: a collection call's arrears (DESIGN part 8). */
+  private toUnlock(c: CustomerView, today: string): Money {
+    const d = c.deal;
+    const terms = { totalamount: Money.of(String(d.totalamount)), monthly: Money.of(String(d.monthly)), depositpaid: Money.of(String(d.depositpaid)), startdate: d.startdate };
+    return amountInArrears(terms, Money.of(String(d.amountpaid)), d.bonusdays, today);
+  }
+
+  today(): string {
+    return businessDay(this.clock.now(), this.config.businessTimeZone);
+  }
+
+  /**
+   * Writes the reminders due today: for each unlocked deal whose paid-up date is at most the
+   * largest SMS_REMINDER_DAYS away, the reminder of the offset its distance falls under (see
+   * reminderOffsetFor). Keyed by deal, due date and offset: running it again, on any number of
+   * instances, or after a restart writes nothing twice. Opted-out customers get none.
+   */
+  async queueReminders(): Promise<number> {
+    const today = this.today();
+    const offsets = this.config.sms.reminderDays;
+    const deals = await this.customers.unlockedDealsDue(today, addDays(today, offsets[0]));
+    let queued = 0;
+    for (let i = 0; i < deals.length; i += REMINDER_CHUNK) {
+      await this.dataSource.transaction(async (em) => {
+        for (const d of deals.slice(i, i + REMINDER_CHUNK)) {
+          const daysLeft = daysBetween(today, d.nextpaymentdate);
+          const offset = reminderOffsetFor(daysLeft, offsets);
+          if (offset === null) continue;
+          const monthly = Money.of(d.monthly);
+          const balance = Money.of(d.balance);
+          const facts = { date: d.nextpaymentdate, days: daysLeft, amount: (monthly.gt(balance) ? balance : monthly).toFixed(), payg: d.payg };
+          const key = eventKey.reminder(d.customerdealid, d.nextpaymentdate, offset);
+          if (await this.write(em, MessageKind.REMINDER, key, d.customerid, d.customerdealid, this.templates.renderAll(MessageKind.REMINDER, facts), d.nextpaymentdate)) queued++;
+        }
+      });
+    }
+    return queued;
+  }
+
+  async list(filter: { customerId?: number; status?: MessageStatus }, page: number, limit: number): Promise<Page<MessageView>> {
+    if (filter.customerId !== undefined) await this.customers.assertExists(filter.customerId);
+    const [rows, total] = await this.messages.list(filter, page, limit);
+    return { items: rows.map(messageView), total, page, limit };
+  }
+
+  /** An operator's own message: sent whatever the hour and the opt-out (they concern reminders only). */
+  async sendOperatorMessage(customerId: number, text: string, by: number): Promise<MessageView> {
+    await this.customers.assertExists(customerId);
+    const language = (await this.messages.preferences(customerId))?.language ?? this.config.sms.defaultLanguage;
+    const size = smsSize(text);
+    return messageView(await this.messages.insertOperatorMessage({ customerId, language, text, encoding: size.encoding, segments: size.segments, createdBy: by }));
+  }
+
+  async setPreferences(customerId: number, language: Language, optOut: boolean, by: number): Promise<PreferencesView> {
+    await this.customers.assertExists(customerId);
+    return preferencesView(await this.messages.savePreferences(customerId, language, optOut, by));
+  }
+
+  /** A delivery report: DELIVERED or FAILED for a message the gateway took; anything else changes nothing. */
+  async applyDeliveryReport(report: DeliveryReport): Promise<{ message: string }> {
+    const final = statusOfReport(report.status);
+    if (!final) return { message: `Delivery report noted: ${report.status} is not a final status.` };
+    const reason = final === MessageStatus.FAILED ? (report.failureReason || report.status) : null;
+    const outcome = await this.messages.applyReport(report.id, final, reason);
+    if (outcome === 'UNKNOWN') return { message: 'No message has this id: nothing changed.' };
+    return { message: outcome === 'APPLIED' ? `Message ${final.toLowerCase()}.` : 'The message has its final status already: nothing changed.' };
+  }
+}

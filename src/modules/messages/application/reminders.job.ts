@@ -1,0 +1,46 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config.js';
+import { MessagesService } from './messages.service.js';
+
+const FIRST_RUN_DELAY_MS = 30_000;
+const EVERY_MS = 3_600_000;
+
+/**
+ * Writes the day's payment reminders every hour (and 30 s after start). Idempotent and race-free
+ * (unique key per deal, due date and offset), so every instance may run it; an hourly run catches
+ * the day's reminders whatever time an instance started.
+ */
+@Injectable()
+export class RemindersJob implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Reminders');
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly messages: MessagesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.jobsEnabled) return;
+    const first = setTimeout(() => void this.run(), FIRST_RUN_DELAY_MS);
+    const every = setInterval(() => void this.run(), EVERY_MS);
+    first.unref();
+    every.unref();
+    this.timers.push(first, every);
+  }
+
+  onModuleDestroy(): void {
+    this.timers.forEach((t) => clearTimeout(t));
+  }
+
+  async run(): Promise<number> {
+    try {
+      const queued = await this.messages.queueReminders();
+      if (queued) this.logger.log(`${queued} payment reminders queued`);
+      return queued;
+    } catch (error) {
+      this.logger.warn(`reminders failed: ${(error as Error).message}`);
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
+import { Clock } from '../../../common/time/clock.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { CustomersService } from '../../customers/application/customers.service.js';
+import type { CustomerView } from '../../customers/application/customer-views.js';
+import { DealStatus } from '../../customers/domain/credit-policy.js';
+import { GIVE_UP_AFTER_MS, isQuiet, MessageStatus, retryDelayMs } from '../domain/message.js';
+import { MessageKind } from '../domain/templates.js';
+import { MessageRow, MessagesRepository } from '../infrastructure/messages.repository.js';
+import { SmsGateway } from '../infrastructure/sms-gateway.js';
+
+const BATCH = 20;
+
+/**
+ * Sends the outbox through the gateway. Each round claims up to 20 due messages (fewer when the
+ * send-rate cap is near) with FOR UPDATE SKIP LOCKED under a lease, sends them, and records each
+ * outcome as it comes, so any number of instances can run it and none sends a message another
+ * holds. A crash between the gateway's answer and the record sends that message again when its
+ * lease ends (at least once, as for device commands). Reminders wait out SMS_QUIET_HOURS.
+ */
+@Injectable()
+export class SmsDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Messages');
+  private readonly hourOf: Intl.DateTimeFormat;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private stopped = false;
+
+  constructor(
+    private readonly messages: MessagesRepository,
+    private readonly customers: CustomersService,
+    private readonly gateway: SmsGateway,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {
+    this.hourOf = new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone: config.businessTimeZone });
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.jobsEnabled || !this.gateway.configured) return;
+    this.timer = setInterval(() => void this.drain(), this.config.outboxPollMs);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Quiet hours now, in the business time zone. */
+  quietNow(): boolean {
+    return isQuiet(Number(this.hourOf.format(this.clock.now())), this.config.sms.quietHours);
+  }
+
+  /** Rounds until nothing is due (or the rate cap is reached). */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (let sent = 1; sent > 0 && !this.stopped; ) {
+      sent = await this.runOnce();
+      total += sent;
+    }
+    return total;
+  }
+
+  /** One round; returns how many messages were claimed. Never runs twice at once in one process. */
+  runOnce(): Promise<number> {
+    if (!this.gateway.configured) return Promise.resolve(0);
+    this.running ??= this.round()
+      .catch((error: unknown) => {
+        this.logger.warn(`SMS round failed: ${(error as Error).message}`);
+        return 0;
+      })
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async round(): Promise<number> {
+    const due = await this.messages.claimDue(BATCH, this.config.sms.ratePerMinute, !this.quietNow());
+    await Promise.all(due.map((m) => this.deliver(m)));
+    return due.length;
+  }
+
+  private async deliver(m: MessageRow): Promise<void> {
+    let customer: CustomerView;
+    try {
+      customer = await this.customers.get(m.customer_id);
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === ErrorKind.NOT_FOUND) return this.messages.markClosed(m.id, MessageStatus.FAILED, null, 'customer not found');
+      throw error;
+    }
+    if (m.kind === MessageKind.REMINDER) {
+      const stale = customer.deal.status !== DealStatus.UNLOCKED || customer.deal.nextpaymentdate !== m.due_date;
+      if (stale) return this.messages.markClosed(m.id, MessageStatus.CANCELLED, null, `no longer due: the deal is ${customer.deal.status}, paid up to ${customer.deal.nextpaymentdate}`);
+      if ((await this.messages.preferences(m.customer_id))?.sms_opt_out) return this.messages.markClosed(m.id, MessageStatus.CANCELLED, null, 'the customer opted out of reminders');
+    }
+    if (Date.now() - new Date(m.created_at).getTime() > GIVE_UP_AFTER_MS) {
+      return this.messages.markClosed(m.id, MessageStatus.FAILED, customer.telephone, `not sent within 48 hours: ${m.last_error ?? 'no answer'}`);
+    }
+    const outcome = await this.gateway.send({ to: customer.telephone, text: m.text });
+    if (outcome.kind === 'SENT') return this.messages.markSent(m.id, customer.telephone, outcome.messageId, outcome.cost);
+    if (outcome.kind === 'REJECTED') {
+      this.logger.warn(`message ${m.id} (${m.kind}) rejected by the gateway: ${outcome.reason}`);
+      return this.messages.markClosed(m.id, MessageStatus.FAILED, customer.telephone, outcome.reason);
+    }
+    const delay = retryDelayMs(m.attempts);
+    this.logger.warn(`message ${m.id} (${m.kind}) not sent, attempt ${m.attempts}: ${outcome.reason}; retry in ${delay} ms`);
+    return this.messages.markRetry(m.id, customer.telephone, outcome.reason, delay);
+  }
+}

@@ -1,0 +1,115 @@
+import { MessageFormat, MessageValues } from './message-format.js';
+import { smsSize, SmsSize } from './sms-encoding.js';
+
+export enum MessageKind {
+  REGISTERED = 'REGISTERED',
+  PAYMENT_RECEIVED = 'PAYMENT_RECEIVED',
+  REMINDER = 'REMINDER',
+  LOCKED = 'LOCKED',
+  PAID_OFF = 'PAID_OFF',
+  /** an operator's own text (POST /finance/messages/send) */
+  OPERATOR = 'OPERATOR',
+}
+export const MESSAGE_KINDS = Object.values(MessageKind);
+
+export const LANGUAGES = ['en', 'sw'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export type TemplateKind = Exclude<MessageKind, MessageKind.OPERATOR>;
+
+/**
+ * The customer messages, per language (DESIGN part 11). ICU MessageFormat syntax (see
+ * message-format.ts). Every one fits two GSM-7 segments with the longest values its arguments can
+ * carry (templates.spec.ts); keep them in the GSM-7 alphabet (no curly quotes or dashes).
+ */
+export const TEMPLATES: Record<Language, Record<TemplateKind, string>> = {
+  en: {
+    REGISTERED: 'Welcome! Your device is registered. PAYG code: {payg}. Account: {account}. Deposit received: {deposit}. {instructions}',
+    PAYMENT_RECEIVED: 'We received your payment of {amount}, thank you. Balance: {balance}. Your device is paid up to {date}.',
+    REMINDER: 'Reminder: your device is paid up to {date}, {days, plural, one {# day} other {# days}} from now. Pay {amount} to keep it unlocked. PAYG code: {payg}. {instructions}',
+    LOCKED: 'Your device is locked: payment was due on {date}. Pay {amount} to unlock it. PAYG code: {payg}. {instructions}',
+    PAID_OFF: 'Congratulations! You have paid {total} in full. The device is yours now and will not lock again. Thank you!',
+  },
+  sw: {
+    REGISTERED: 'Karibu! Kifaa chako kimesajiliwa. Namba ya PAYG: {payg}. Akaunti: {account}. Amana iliyopokelewa: {deposit}. {instructions}',
+    PAYMENT_RECEIVED: 'Tumepokea malipo yako ya {amount}, asante. Salio: {balance}. Kifaa chako kimelipiwa hadi {date}.',
+    REMINDER: 'Kumbusho: kifaa chako kimelipiwa hadi {date}, {days, plural, one {siku # kutoka leo} other {siku # kutoka leo}}. Lipa {amount} ili kisifungwe. Namba ya PAYG: {payg}. {instructions}',
+    LOCKED: 'Kifaa chako kimefungwa: malipo yalitakiwa {date}. Lipa {amount} ili kifunguliwe. Namba ya PAYG: {payg}. {instructions}',
+    PAID_OFF: 'Hongera! Umemaliza kulipa {total}. Kifaa sasa ni mali yako na hakitafungwa tena. Asante!',
+  },
+};
+
+/** Locales whose number and date conventions each language's messages use (day before month in East Africa). */
+const LOCALES: Record<Language, string> = { en: 'en-GB', sw: 'sw' };
+
+/** What each kind's message says, as numbers and calendar dates; formatted per language by render(). */
+export interface TemplateFacts {
+  REGISTERED: { payg: string; account: string; deposit: string };
+  PAYMENT_RECEIVED: { amount: string; balance: string; date: string };
+  REMINDER: { date: string; days: number; amount: string; payg: string };
+  LOCKED: { date: string; amount: string; payg: string };
+  PAID_OFF: { total: string };
+}
+
+/** Amounts are decimal strings ("45000.50"); dates are business days "YYYY-MM-DD". */
+const MONEY_FIELDS = new Set(['deposit', 'amount', 'balance', 'total']);
+const DATE_FIELDS = new Set(['date']);
+
+export interface RenderedMessage extends SmsSize {
+  language: Language;
+  text: string;
+}
+
+export interface RenderSettings {
+  currency: string;
+  /** PAYMENT_INSTRUCTIONS: GSM-7, at most PAYMENT_INSTRUCTIONS_MAX characters (checked at boot) */
+  instructions: string;
+}
+
+/** The longest PAYMENT_INSTRUCTIONS every template still fits two segments with (templates.spec.ts). */
+export const PAYMENT_INSTRUCTIONS_MAX = 100;
+
+/** No-break spaces from Intl are not GSM-7: they would make every message UCS-2. */
+const plainSpaces = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+
+export class MessageTemplates {
+  private readonly compiled = new Map<string, MessageFormat>();
+  private readonly money = new Map<string, Intl.NumberFormat>();
+  private readonly dates = new Map<Language, Intl.DateTimeFormat>();
+
+  constructor(private readonly settings: RenderSettings) {
+    for (const language of LANGUAGES) {
+      const locale = LOCALES[language];
+      for (const [kind, source] of Object.entries(TEMPLATES[language])) this.compiled.set(`${language}:${kind}`, new MessageFormat(source, locale));
+      // calendar days carry no time zone: they are formatted as the UTC midnight they are parsed to
+      this.dates.set(language, new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }));
+      const base = { style: 'currency', currency: settings.currency, currencyDisplay: 'code' } as const;
+      this.money.set(`${language}:whole`, new Intl.NumberFormat(locale, base));
+      this.money.set(`${language}:cents`, new Intl.NumberFormat(locale, { ...base, minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+    }
+  }
+
+  formatMoney(language: Language, amount: string): string {
+    const cents = /\.\d*[1-9]/.test(amount);
+    // Intl reads a decimal string exactly (no float rounding) in Node 20+
+    return plainSpaces(this.money.get(`${language}:${cents ? 'cents' : 'whole'}`)!.format(amount as unknown as number));
+  }
+
+  formatDate(language: Language, date: string): string {
+    return plainSpaces(this.dates.get(language)!.format(new Date(`${date}T00:00:00Z`)));
+  }
+
+  render<K extends TemplateKind>(kind: K, language: Language, facts: TemplateFacts[K]): RenderedMessage {
+    const values: MessageValues = { instructions: this.settings.instructions };
+    for (const [name, value] of Object.entries(facts) as Array<[string, string | number]>) {
+      values[name] = MONEY_FIELDS.has(name) ? this.formatMoney(language, String(value)) : DATE_FIELDS.has(name) ? this.formatDate(language, String(value)) : value;
+    }
+    const text = this.compiled.get(`${language}:${kind}`)!.format(values).trim();
+    return { language, text, ...smsSize(text) };
+  }
+
+  /** The message in every language: the outbox keeps the one of the customer's language (see MessagesRepository.insertEvent). */
+  renderAll<K extends TemplateKind>(kind: K, facts: TemplateFacts[K]): RenderedMessage[] {
+    return LANGUAGES.map((language) => this.render(kind, language, facts));
+  }
+}

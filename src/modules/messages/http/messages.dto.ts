@@ -1,0 +1,102 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
+import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
+import { EnumField, IdentifierField, IdField, MAX_ID, TextField } from '../../../common/validation/fields.js';
+import { MESSAGE_STATUSES, MessageStatus } from '../domain/message.js';
+import { OPERATOR_TEXT_MAX } from '../domain/sms-encoding.js';
+import { LANGUAGES, type Language, MESSAGE_KINDS } from '../domain/templates.js';
+import type { MessageView, PreferencesView } from '../application/messages.service.js';
+
+export class MessageListQuery extends PageQuery {
+  @ApiPropertyOptional({ ...ID_SCHEMA, description: 'Only this customer’s messages (404 when the customer does not exist).', example: 42 })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ID)
+  customerid?: number;
+
+  @EnumField(MESSAGE_STATUSES, { optional: true, example: 'FAILED', description: 'Only messages in this state (FAILED: the ones to look at).' })
+  status?: MessageStatus;
+}
+
+export class SendMessageRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @TextField({
+    max: OPERATOR_TEXT_MAX,
+    example: 'Hello, our agent will visit you on Friday to check the solar panel.',
+    description: `At most ${OPERATOR_TEXT_MAX} characters (three SMS in the GSM-7 alphabet; any other character makes it UCS-2, 67 characters a part). Sent at once, whatever the hour or the customer’s opt-out (which concerns reminders).`,
+  })
+  text: string;
+}
+
+export class PreferencesRequest {
+  @IdField({ example: 42 })
+  customerid: number;
+
+  @EnumField(LANGUAGES, { example: 'sw', description: 'Language of the customer’s messages.' })
+  language: Language;
+
+  @ApiProperty({ type: Boolean, example: false, description: 'true: no payment reminders (receipts and lock notices still go).' })
+  @IsBoolean()
+  smsoptout: boolean;
+}
+
+export class PreferencesResponse implements PreferencesView {
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ enum: LANGUAGES, example: 'sw' }) language: Language;
+  @ApiProperty({ example: false }) smsoptout: boolean;
+}
+
+export class MessageResponse implements MessageView {
+  @ApiProperty({ example: 7 }) messageid: number;
+  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ enum: MESSAGE_KINDS, example: 'PAYMENT_RECEIVED' }) kind: MessageView['kind'];
+  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'DELIVERED' }) status: MessageStatus;
+  @ApiProperty({ enum: LANGUAGES, example: 'en' }) language: Language;
+  @ApiProperty({ example: 'We received your payment of UGX 45,000, thank you. Balance: UGX 495,000. Your device is paid up to 9 April 2026.' }) text: string;
+  @ApiProperty({ enum: ['GSM-7', 'UCS-2'], example: 'GSM-7' }) encoding: string;
+  @ApiProperty({ example: 1, description: 'SMS parts the text takes (what the gateway bills).' }) segments: number;
+  @ApiProperty({ example: '+256772555001', nullable: true, type: String, description: 'The number it went to (set when sent).' }) telephone: string | null;
+  @ApiProperty({ example: 1 }) attempts: number;
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'Why the last attempt did not go (it is tried again).' }) lasterror: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'FAILED or CANCELLED: why (the gateway’s reason when it gave one).' }) failurereason: string | null;
+  @ApiProperty({ example: 'ATXid_0f1e2d3c', nullable: true, type: String }) gatewaymessageid: string | null;
+  @ApiProperty({ example: 'UGX 30.0000', nullable: true, type: String }) cost: string | null;
+  @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
+  @ApiProperty({ example: '2026-03-10T09:12:01.000Z', nullable: true, type: String }) sentat: string | null;
+  @ApiProperty({ example: '2026-03-10T09:12:05.000Z', nullable: true, type: String }) deliveredat: string | null;
+}
+
+export class MessagePageResponse {
+  @ApiProperty({ type: [MessageResponse] }) items: MessageResponse[];
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 20 }) limit: number;
+}
+
+/** Africa's Talking's delivery report (form fields or JSON); the fields this service does not use are ignored. */
+@IgnoreUnknownFields()
+export class DeliveryReportRequest {
+  @IdentifierField({ max: 100, example: 'ATXid_0f1e2d3c', description: 'The gateway’s message id, as it answered the send.' })
+  id: string;
+
+  @IdentifierField({ max: 40, example: 'Success', description: 'Success (delivered), Failed or Rejected (final failures); Sent, Submitted and Buffered change nothing.' })
+  status: string;
+
+  @IdentifierField({ max: 100, optional: true, allowEmpty: true, example: 'UserInBlacklist', description: 'With Failed or Rejected: why.' })
+  failureReason?: string;
+}
+
+export class DeliveryReportQuery {
+  @IdentifierField({ max: 255, example: 'the-SMS_CALLBACK_KEY-value', description: 'SMS_CALLBACK_KEY (compared in constant time; wrong or missing: 401).' })
+  key: string;
+}
+
+export class DeliveryReportResponse {
+  @ApiProperty({ example: 'Message delivered.' }) message: string;
+}

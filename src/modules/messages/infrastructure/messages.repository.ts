@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../../../common/database/prepared-query.js';
+import { MessageStatus } from '../domain/message.js';
+import type { Language, MessageKind, RenderedMessage } from '../domain/templates.js';
+
+export interface MessageRow {
+  id: string;
+  customer_id: number;
+  customer_deal_id: number | null;
+  kind: MessageKind;
+  due_date: string | null;
+  language: Language;
+  text: string;
+  encoding: string;
+  segments: number;
+  status: MessageStatus;
+  telephone: string | null;
+  attempts: number;
+  next_attempt_at: Date;
+  last_error: string | null;
+  failure_reason: string | null;
+  gateway_message_id: string | null;
+  cost: string | null;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+export interface NewEventMessage {
+  customerId: number;
+  customerDealId: number | null;
+  kind: MessageKind;
+  eventKey: string;
+  dueDate: string | null;
+  defaultLanguage: Language;
+  /** the message in every language; the one of the customer's language is kept */
+  renderings: RenderedMessage[];
+  /** reminders: nothing for a customer who opted out */
+  unlessOptedOut: boolean;
+}
+
+export interface PreferencesRow {
+  customer_id: number;
+  language: Language;
+  sms_opt_out: boolean;
+}
+
+const COLUMNS = `id, customer_id, customer_deal_id, kind, due_date, language, text, encoding, segments, status, telephone, attempts, next_attempt_at,
+  last_error, failure_reason, gateway_message_id, cost, sent_at, delivered_at, created_at`;
+
+/**
+ * One statement for every event: the customer's language is read from their preferences (or the
+ * default) and the rendering in it inserted; the event key makes a repeat of the event a no-op.
+ */
+const INSERT_EVENT = `
+  INSERT INTO sms_messages (customer_id, customer_deal_id, kind, event_key, due_date, language, text, encoding, segments)
+  SELECT $1, $2, $3, $4, $5, r.language, r.text, r.encoding, r.segments
+  FROM unnest($7::text[], $8::text[], $9::text[], $10::int[]) AS r(language, text, encoding, segments)
+  LEFT JOIN customer_preferences p ON p.customer_id = $1
+  WHERE r.language = coalesce(p.language, $6) AND NOT ($11 AND coalesce(p.sms_opt_out, false))
+  ON CONFLICT (event_key) DO NOTHING
+  RETURNING id`;
+
+/** Claims by one worker at a time across instances, so the send-rate cap counts every instance's sends. */
+const RATE_LOCK = 'hashtext(\'payg:sms-send-rate\')';
+/** A claimed message is not claimed again for this long: the send has a 10 s time-out. */
+const LEASE_SECONDS = 60;
+
+@Injectable()
+export class MessagesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** true when the message was written, false when the event had its message already (or the customer opted out). */
+  async insertEvent(em: EntityManager, m: NewEventMessage): Promise<boolean> {
+    const values = [
+      m.customerId,
+      m.customerDealId,
+      m.kind,
+      m.eventKey,
+      m.dueDate,
+      m.defaultLanguage,
+      m.renderings.map((r) => r.language),
+      m.renderings.map((r) => r.text),
+      m.renderings.map((r) => r.encoding),
+      m.renderings.map((r) => r.segments),
+      m.unlessOptedOut,
+    ];
+    const rows = em.queryRunner?.isTransactionActive ? await preparedQuery(em, 'sms_insert_event', INSERT_EVENT, values) : ((await em.query(INSERT_EVENT, values)) as unknown[]);
+    return rows.length > 0;
+  }
+
+  async insertOperatorMessage(m: { customerId: number; language: Language; text: string; encoding: string; segments: number; createdBy: number }): Promise<MessageRow> {
+    const rows = (await this.dataSource.query(
+      `INSERT INTO sms_messages (customer_id, kind, language, text, encoding, segments, created_by) VALUES ($1, 'OPERATOR', $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+      [m.customerId, m.language, m.text, m.encoding, m.segments, m.createdBy],
+    )) as MessageRow[];
+    return rows[0];
+  }
+
+  /**
+   * Due messages for this worker, at most what the send-rate cap leaves of the last minute: the
+   * claim takes a transaction-level advisory lock (claims are short and serialised, the sends are
+   * not), marks each row attempted and leases it for a minute, so no other instance sends it meanwhile.
+   */
+  async claimDue(limit: number, ratePerMinute: number, withReminders: boolean): Promise<MessageRow[]> {
+    return this.dataSource.transaction(async (em) => {
+      await em.query(`SELECT pg_advisory_xact_lock(${RATE_LOCK})`);
+      const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM sms_messages WHERE last_attempt_at > now() - interval '1 minute'`)) as Array<{ n: number }>;
+      const room = Math.min(limit, ratePerMinute - n);
+      if (room <= 0) return [];
+      return (await em.query(
+        `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = now(), next_attempt_at = now() + interval '${LEASE_SECONDS} seconds', updated_at = now()
+         WHERE id IN (SELECT id FROM sms_messages WHERE status = 'PENDING' AND next_attempt_at <= now() ${withReminders ? '' : `AND kind <> 'REMINDER'`}
+                      ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING ${COLUMNS}`,
+        [room],
+      )) as MessageRow[];
+    });
+  }
+
+  async markSent(id: string, telephone: string, gatewayMessageId: string, cost: string | null): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sms_messages SET status = 'SENT', telephone = $2, gateway_message_id = $3, cost = $4, sent_at = now(), last_error = NULL, updated_at = now()
+       WHERE id = $1 AND status = 'PENDING'`,
+      [id, telephone, gatewayMessageId.slice(0, 100), cost?.slice(0, 40) ?? null],
+    );
+  }
+
+  async markRetry(id: string, telephone: string | null, error: string, delayMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sms_messages SET telephone = coalesce($2, telephone), last_error = $3, next_attempt_at = now() + ($4::int * interval '1 millisecond'), updated_at = now()
+       WHERE id = $1 AND status = 'PENDING'`,
+      [id, telephone, error.slice(0, 500), delayMs],
+    );
+  }
+
+  /** A final status other than SENT: FAILED (with the reason) or CANCELLED. */
+  async markClosed(id: string, status: MessageStatus.FAILED | MessageStatus.CANCELLED, telephone: string | null, reason: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sms_messages SET status = $2, telephone = coalesce($3, telephone), failure_reason = $4, updated_at = now() WHERE id = $1 AND status = 'PENDING'`,
+      [id, status, telephone, reason.slice(0, 255)],
+    );
+  }
+
+  /** A delivery report moves a SENT message to its final status; a report for anything else changes nothing. */
+  async applyReport(gatewayMessageId: string, status: MessageStatus.DELIVERED | MessageStatus.FAILED, reason: string | null): Promise<'APPLIED' | 'UNCHANGED' | 'UNKNOWN'> {
+    const rows = (await this.dataSource.query(
+      `WITH target AS (SELECT id, status FROM sms_messages WHERE gateway_message_id = $1),
+       moved AS (
+         UPDATE sms_messages m SET status = $2::varchar, delivered_at = CASE WHEN $2::varchar = 'DELIVERED' THEN now() END, failure_reason = $3, updated_at = now()
+         FROM target WHERE m.id = target.id AND target.status = 'SENT' RETURNING m.id)
+       SELECT (SELECT count(*)::int FROM target) AS known, (SELECT count(*)::int FROM moved) AS moved`,
+      [gatewayMessageId, status, reason?.slice(0, 255) ?? null],
+    )) as Array<{ known: number; moved: number }>;
+    return rows[0].moved ? 'APPLIED' : rows[0].known ? 'UNCHANGED' : 'UNKNOWN';
+  }
+
+  async knowsGatewayId(gatewayMessageId: string): Promise<boolean> {
+    const rows = (await this.dataSource.query('SELECT 1 FROM sms_messages WHERE gateway_message_id = $1', [gatewayMessageId])) as unknown[];
+    return rows.length > 0;
+  }
+
+  async list(filter: { customerId?: number; status?: MessageStatus }, page: number, limit: number): Promise<[MessageRow[], number]> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (filter.customerId !== undefined) where.push(`customer_id = $${values.push(filter.customerId)}`);
+    if (filter.status !== undefined) where.push(`status = $${values.push(filter.status)}`);
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const [rows, [{ total }]] = await Promise.all([
+      this.dataSource.query(`SELECT ${COLUMNS} FROM sms_messages ${clause} ORDER BY id DESC LIMIT $${values.length + 1} OFFSET $${values.length + 2}`, [...values, limit, (page - 1) * limit]),
+      this.dataSource.query(`SELECT count(*)::int AS total FROM sms_messages ${clause}`, values),
+    ]);
+    return [rows as MessageRow[], total as number];
+  }
+
+  async preferences(customerId: number): Promise<PreferencesRow | null> {
+    const rows = (await this.dataSource.query('SELECT customer_id, language, sms_opt_out FROM customer_preferences WHERE customer_id = $1', [customerId])) as PreferencesRow[];
+    return rows[0] ?? null;
+  }
+
+  async savePreferences(customerId: number, language: Language, optOut: boolean, by: number): Promise<PreferencesRow> {
+    const rows = (await this.dataSource.query(
+      `INSERT INTO customer_preferences (customer_id, language, sms_opt_out, updated_by) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (customer_id) DO UPDATE SET language = excluded.language, sms_opt_out = excluded.sms_opt_out, updated_by = excluded.updated_by, updated_at = now()
+       RETURNING customer_id, language, sms_opt_out`,
+      [customerId, language, optOut, by],
+    )) as PreferencesRow[];
+    return rows[0];
+  }
+
+  async pendingCount(): Promise<number> {
+    const [{ n }] = (await this.dataSource.query(`SELECT count(*)::int AS n FROM sms_messages WHERE status = 'PENDING'`)) as Array<{ n: number }>;
+    return n;
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config.js';
+
+export interface OutgoingSms {
+  /** E.164 */
+  to: string;
+  text: string;
+}
+
+/**
+ * What became of one send: SENT (the gateway took it; its id comes back in delivery reports),
+ * REJECTED (final: the number or the message is refused, retrying cannot help), RETRY (the gateway
+ * is down, slow or out of credit: try again later).
+ */
+export type SendOutcome = { kind: 'SENT'; messageId: string; cost: string | null } | { kind: 'REJECTED'; reason: string } | { kind: 'RETRY'; reason: string };
+
+/** The SMS gateway as this service uses it: another gateway is one more class. */
+export abstract class SmsGateway {
+  abstract readonly configured: boolean;
+  abstract send(sms: OutgoingSms): Promise<SendOutcome>;
+}
+
+const TIMEOUT_MS = 10_000;
+
+/**
+ * Per-recipient status codes of Africa's Talking's SMS API: 100 Processed, 101 Sent, 102 Queued are
+ * taken; 401 RiskHold, 405 InsufficientBalance, 500 InternalServerError and 501 GatewayError may
+ * pass later; the others (402 InvalidSenderId, 403 InvalidPhoneNumber, 404 UnsupportedNumberType,
+ * 406 UserInBlacklist, 407 CouldNotRoute, 409 DoNotDisturbRejection, 502 RejectedByGateway) are final.
+ */
+const TAKEN = new Set([100, 101, 102]);
+const RETRYABLE = new Set([401, 405, 500, 501]);
+
+interface AtRecipient {
+  statusCode?: number;
+  status?: string;
+  messageId?: string;
+  cost?: string;
+  number?: string;
+}
+
+/**
+ * Africa's Talking: POST {SMS_API_URL}/version1/messaging, form-encoded `username`, `to`, `message`
+ * and `from` (the sender id, when set), headers `apiKey` and `Accept: application/json`; the answer
+ * is `{SMSMessageData: {Message, Recipients: [{statusCode, number, status, cost, messageId}]}}`.
+ * SMS_API_URL is https://api.africastalking.com (https://api.sandbox.africastalking.com with the
+ * username `sandbox`), or the simulator's address.
+ */
+@Injectable()
+export class AfricasTalkingGateway extends SmsGateway {
+  readonly configured: boolean;
+
+  constructor(private readonly config: AppConfig) {
+    super();
+    this.configured = Boolean(config.sms.url);
+  }
+
+  async send(sms: OutgoingSms): Promise<SendOutcome> {
+    const { url, username, apiKey, senderId } = this.config.sms;
+    if (!url) return { kind: 'RETRY', reason: 'SMS gateway not configured' };
+    const form = new URLSearchParams({ username: username ?? '', to: sms.to, message: sms.text });
+    if (senderId) form.set('from', senderId);
+    let response: Response;
+    try {
+      response = await fetch(`${url}/version1/messaging`, {
+        method: 'POST',
+        headers: { apiKey: apiKey ?? '', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      return { kind: 'RETRY', reason: (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : `unreachable: ${(error as Error).message}` };
+    }
+    const body = await response.text().catch(() => '');
+    // a bad key or username (401) would fail every message: wait for an operator to fix the settings instead
+    if (response.status >= 500 || response.status === 401 || response.status === 403 || response.status === 429) return { kind: 'RETRY', reason: `HTTP ${response.status}` };
+    if (!response.ok) return { kind: 'REJECTED', reason: `HTTP ${response.status}: ${body.slice(0, 200)}` };
+    let recipient: AtRecipient | undefined;
+    try {
+      recipient = (JSON.parse(body) as { SMSMessageData?: { Recipients?: AtRecipient[]; Message?: string } }).SMSMessageData?.Recipients?.[0];
+    } catch {
+      return { kind: 'RETRY', reason: 'unreadable answer from the gateway' };
+    }
+    if (!recipient || typeof recipient.statusCode !== 'number') return { kind: 'REJECTED', reason: `no recipient in the answer: ${body.slice(0, 200)}` };
+    const reason = `${recipient.statusCode} ${recipient.status ?? ''}`.trim();
+    if (TAKEN.has(recipient.statusCode) && recipient.messageId) return { kind: 'SENT', messageId: recipient.messageId, cost: recipient.cost ?? null };
+    if (RETRYABLE.has(recipient.statusCode)) return { kind: 'RETRY', reason };
+    return { kind: 'REJECTED', reason };
+  }
+}
