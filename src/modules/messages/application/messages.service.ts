@@ -168,7 +168,7 @@ export class MessagesService implements OnModuleInit {
           if (offset === null) continue;
           const monthly = Money.of(d.monthly);
           const balance = Money.of(d.balance);
-          const facts = { date: d.nextpaymentdate, days: daysLeft, amount: (monthly.gt(balance) ? balance : monthly).toFixed(), payg: d.payg };
+          const facts = { date: d.nextpaymentdate, amount: (monthly.gt(balance) ? balance : monthly).toFixed(), payg: d.payg };
           const key = eventKey.reminder(d.customerdealid, d.nextpaymentdate, offset);
           if (await this.write(em, MessageKind.REMINDER, key, d.customerid, d.customerdealid, this.templates.renderAll(MessageKind.REMINDER, facts), d.nextpaymentdate)) queued++;
         }
@@ -201,7 +201,13 @@ export class MessagesService implements OnModuleInit {
     const final = statusOfReport(report.status);
     if (!final) return { message: `Delivery report noted: ${report.status} is not a final status.` };
     const reason = final === MessageStatus.FAILED ? (report.failureReason || report.status) : null;
-    const outcome = await this.messages.applyReport(report.id, final, reason);
+    let outcome = await this.messages.applyReport(report.id, final, reason);
+    // A report can overtake the record of its own send (the gateway answered, the worker has not written
+    // the id yet): while a send is in flight, look again for up to 2 s before calling the id unknown.
+    for (let i = 0; outcome === 'UNKNOWN' && i < 20 && (await this.messages.sendInFlight()); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      outcome = await this.messages.applyReport(report.id, final, reason);
+    }
     if (outcome === 'UNKNOWN') return { message: 'No message has this id: nothing changed.' };
     return { message: outcome === 'APPLIED' ? `Message ${final.toLowerCase()}.` : 'The message has its final status already: nothing changed.' };
   }

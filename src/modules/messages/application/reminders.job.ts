@@ -2,11 +2,12 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { AppConfig } from '../../../config/app-config.js';
 import { MessagesService } from './messages.service.js';
 
-const FIRST_RUN_DELAY_MS = 30_000;
+/** Soon after start: one indexed read, idempotent, so there is nothing to wait for. */
+const FIRST_RUN_DELAY_MS = 5_000;
 const EVERY_MS = 3_600_000;
 
 /**
- * Writes the day's payment reminders every hour (and 30 s after start). Idempotent and race-free
+ * Writes the day's payment reminders every hour (and 5 s after start). Idempotent and race-free
  * (unique key per deal, due date and offset), so every instance may run it; an hourly run catches
  * the day's reminders whatever time an instance started.
  */

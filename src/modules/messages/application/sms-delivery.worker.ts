@@ -78,7 +78,12 @@ export class SmsDeliveryWorker implements OnApplicationBootstrap, OnModuleDestro
 
   private async round(): Promise<number> {
     const due = await this.messages.claimDue(BATCH, this.config.sms.ratePerMinute, !this.quietNow());
-    await Promise.all(due.map((m) => this.deliver(m)));
+    // one customer's messages in the order they were written (a receipt before the lock notice it preceded), customers side by side
+    const byCustomer = new Map<number, MessageRow[]>();
+    for (const m of due) byCustomer.set(m.customer_id, [...(byCustomer.get(m.customer_id) ?? []), m]);
+    await Promise.all([...byCustomer.values()].map(async (queue) => {
+      for (const m of queue) await this.deliver(m);
+    }));
     return due.length;
   }
 

@@ -20,20 +20,22 @@ export type TemplateKind = Exclude<MessageKind, MessageKind.OPERATOR>;
 /**
  * The customer messages, per language (DESIGN part 11). ICU MessageFormat syntax (see
  * message-format.ts). Every one fits two GSM-7 segments with the longest values its arguments can
- * carry (templates.spec.ts); keep them in the GSM-7 alphabet (no curly quotes or dashes).
+ * carry (messages.spec.ts); keep them in the GSM-7 alphabet (no curly quotes or dashes). Dates are
+ * absolute ("paid up to 9 April 2026"), never "in 3 days": a reminder held through quiet hours or a
+ * gateway outage goes out later than it was written.
  */
 export const TEMPLATES: Record<Language, Record<TemplateKind, string>> = {
   en: {
     REGISTERED: 'Welcome! Your device is registered. PAYG code: {payg}. Account: {account}. Deposit received: {deposit}. {instructions}',
     PAYMENT_RECEIVED: 'We received your payment of {amount}, thank you. Balance: {balance}. Your device is paid up to {date}.',
-    REMINDER: 'Reminder: your device is paid up to {date}, {days, plural, one {# day} other {# days}} from now. Pay {amount} to keep it unlocked. PAYG code: {payg}. {instructions}',
+    REMINDER: 'Reminder: your device is paid up to {date}. Pay {amount} before then to keep it unlocked. PAYG code: {payg}. {instructions}',
     LOCKED: 'Your device is locked: payment was due on {date}. Pay {amount} to unlock it. PAYG code: {payg}. {instructions}',
     PAID_OFF: 'Congratulations! You have paid {total} in full. The device is yours now and will not lock again. Thank you!',
   },
   sw: {
     REGISTERED: 'Karibu! Kifaa chako kimesajiliwa. Namba ya PAYG: {payg}. Akaunti: {account}. Amana iliyopokelewa: {deposit}. {instructions}',
     PAYMENT_RECEIVED: 'Tumepokea malipo yako ya {amount}, asante. Salio: {balance}. Kifaa chako kimelipiwa hadi {date}.',
-    REMINDER: 'Kumbusho: kifaa chako kimelipiwa hadi {date}, {days, plural, one {siku # kutoka leo} other {siku # kutoka leo}}. Lipa {amount} ili kisifungwe. Namba ya PAYG: {payg}. {instructions}',
+    REMINDER: 'Kumbusho: kifaa chako kimelipiwa hadi {date}. Lipa {amount} kabla ya siku hiyo ili kisifungwe. Namba ya PAYG: {payg}. {instructions}',
     LOCKED: 'Kifaa chako kimefungwa: malipo yalitakiwa {date}. Lipa {amount} ili kifunguliwe. Namba ya PAYG: {payg}. {instructions}',
     PAID_OFF: 'Hongera! Umemaliza kulipa {total}. Kifaa sasa ni mali yako na hakitafungwa tena. Asante!',
   },
@@ -46,7 +48,7 @@ const LOCALES: Record<Language, string> = { en: 'en-GB', sw: 'sw' };
 export interface TemplateFacts {
   REGISTERED: { payg: string; account: string; deposit: string };
   PAYMENT_RECEIVED: { amount: string; balance: string; date: string };
-  REMINDER: { date: string; days: number; amount: string; payg: string };
+  REMINDER: { date: string; amount: string; payg: string };
   LOCKED: { date: string; amount: string; payg: string };
   PAID_OFF: { total: string };
 }
@@ -66,7 +68,7 @@ export interface RenderSettings {
   instructions: string;
 }
 
-/** The longest PAYMENT_INSTRUCTIONS every template still fits two segments with (templates.spec.ts). */
+/** The longest PAYMENT_INSTRUCTIONS every template still fits two segments with (messages.spec.ts). */
 export const PAYMENT_INSTRUCTIONS_MAX = 100;
 
 /** No-break spaces from Intl are not GSM-7: they would make every message UCS-2. */

@@ -5,7 +5,7 @@ import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { MessagesService } from '../application/messages.service.js';
-import { MessageListQuery, MessagePageResponse, MessageResponse, PreferencesRequest, PreferencesResponse, SendMessageRequest } from './messages.dto.js';
+import { MessageListQuery, SmsMessagePageResponse, SmsMessageResponse, PreferencesRequest, PreferencesResponse, SendMessageRequest } from './messages.dto.js';
 
 @ApiTags('Messages')
 @Controller('finance')
@@ -18,10 +18,10 @@ export class MessagesController {
     description:
       'Paged, newest first; `customerid` keeps one customer’s (404 when unknown), `status` one state. PENDING: waiting to go (gateway not configured or down, quiet hours for a reminder); SENT: taken by the gateway; DELIVERED / FAILED: as its delivery report or refusal said (`failurereason`); CANCELLED: a reminder no longer due. Collectors may read them too (what the customer was told helps a call).',
     roles: [Role.OPERATOR, Role.COLLECTOR],
-    response: MessagePageResponse,
+    response: SmsMessagePageResponse,
     errors: [404],
   })
-  list(@Query() query: MessageListQuery): Promise<MessagePageResponse> {
+  list(@Query() query: MessageListQuery): Promise<SmsMessagePageResponse> {
     return this.messages.list({ customerId: query.customerid, status: query.status }, query.page, query.limit);
   }
 
@@ -31,10 +31,10 @@ export class MessagesController {
     description: 'Queued in the outbox and sent by the worker like every message (PENDING at first). Unknown customer 404.',
     roles: [Role.OPERATOR],
     status: HttpStatus.CREATED,
-    response: MessageResponse,
+    response: SmsMessageResponse,
     errors: [404],
   })
-  send(@Body() body: SendMessageRequest, @CurrentUser() user: AuthUser): Promise<MessageResponse> {
+  send(@Body() body: SendMessageRequest, @CurrentUser() user: AuthUser): Promise<SmsMessageResponse> {
     return this.messages.sendOperatorMessage(body.customerid, body.text, user.id);
   }
 

@@ -52,7 +52,7 @@ export class PreferencesResponse implements PreferencesView {
   @ApiProperty({ example: false }) smsoptout: boolean;
 }
 
-export class MessageResponse implements MessageView {
+export class SmsMessageResponse implements MessageView {
   @ApiProperty({ example: 7 }) messageid: number;
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ enum: MESSAGE_KINDS, example: 'PAYMENT_RECEIVED' }) kind: MessageView['kind'];
@@ -72,8 +72,8 @@ export class MessageResponse implements MessageView {
   @ApiProperty({ example: '2026-03-10T09:12:05.000Z', nullable: true, type: String }) deliveredat: string | null;
 }
 
-export class MessagePageResponse {
-  @ApiProperty({ type: [MessageResponse] }) items: MessageResponse[];
+export class SmsMessagePageResponse {
+  @ApiProperty({ type: [SmsMessageResponse] }) items: SmsMessageResponse[];
   @ApiProperty({ example: 1 }) total: number;
   @ApiProperty({ example: 1 }) page: number;
   @ApiProperty({ example: 20 }) limit: number;

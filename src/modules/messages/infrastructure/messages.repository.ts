@@ -110,13 +110,15 @@ export class MessagesRepository {
       const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM sms_messages WHERE last_attempt_at > now() - interval '1 minute'`)) as Array<{ n: number }>;
       const room = Math.min(limit, ratePerMinute - n);
       if (room <= 0) return [];
-      return (await em.query(
+      // TypeORM answers an UPDATE with [rows, affected count]
+      const [rows] = (await em.query(
         `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = now(), next_attempt_at = now() + interval '${LEASE_SECONDS} seconds', updated_at = now()
          WHERE id IN (SELECT id FROM sms_messages WHERE status = 'PENDING' AND next_attempt_at <= now() ${withReminders ? '' : `AND kind <> 'REMINDER'`}
-                      ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+                      ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
         [room],
-      )) as MessageRow[];
+      )) as [MessageRow[], number];
+      return rows.sort((a, b) => Number(a.id) - Number(b.id));
     });
   }
 
@@ -157,8 +159,11 @@ export class MessagesRepository {
     return rows[0].moved ? 'APPLIED' : rows[0].known ? 'UNCHANGED' : 'UNKNOWN';
   }
 
-  async knowsGatewayId(gatewayMessageId: string): Promise<boolean> {
-    const rows = (await this.dataSource.query('SELECT 1 FROM sms_messages WHERE gateway_message_id = $1', [gatewayMessageId])) as unknown[];
+  /** A send is under way somewhere: a message claimed in the last 15 s whose outcome is not recorded yet. */
+  async sendInFlight(): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `SELECT 1 FROM sms_messages WHERE status = 'PENDING' AND last_attempt_at > now() - interval '15 seconds' AND next_attempt_at > now() + interval '30 seconds' LIMIT 1`,
+    )) as unknown[];
     return rows.length > 0;
   }
 

@@ -1,0 +1,229 @@
+import { Role } from '../src/common/auth/role.js';
+import { DeviceJobs } from '../src/modules/devices/application/device-jobs.js';
+import { MessagesService } from '../src/modules/messages/application/messages.service.js';
+import { SmsDeliveryWorker } from '../src/modules/messages/application/sms-delivery.worker.js';
+import { SmsSimulator, startSmsSimulator } from '../tools/simulators/sms-simulator.js';
+import { createDeal, registerCustomer } from './support/fixtures.js';
+import { expectLedgerConsistent } from './support/ledger.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+const CALLBACK_KEY = 'sms-callback-key-0123456789';
+const INSTRUCTIONS = 'Pay with MTN MoMo to merchant 123456, your PAYG code as reference.';
+
+interface Msg {
+  messageid: number;
+  kind: string;
+  status: string;
+  text: string;
+  language: string;
+  encoding: string;
+  segments: number;
+  attempts: number;
+  lasterror: string | null;
+  failurereason: string | null;
+  gatewaymessageid: string | null;
+  telephone: string | null;
+}
+
+describe('Customer messages by SMS', () => {
+  let t: TestApp;
+  let sms: SmsSimulator;
+  let operator: string;
+  let provider: string;
+  let dealid: number;
+  let worker: SmsDeliveryWorker;
+  let service: MessagesService;
+
+  beforeAll(async () => {
+    sms = await startSmsSimulator({ apiKey: 'at-key', username: 'sandbox' });
+    t = await startTestApp({
+      now: new Date('2026-03-10T08:00:00Z'),
+      env: { SMS_API_URL: sms.url, SMS_USERNAME: 'sandbox', SMS_API_KEY: 'at-key', SMS_SENDER_ID: 'PAYGCO', SMS_CALLBACK_KEY: CALLBACK_KEY, PAYMENT_INSTRUCTIONS: INSTRUCTIONS },
+    });
+    await t.app.listen(0, '127.0.0.1');
+    sms.setCallbackUrl(`${await t.app.getUrl()}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+    sms.setReportDelay(5, 3, 100); // every third report comes later
+    operator = await t.token(Role.OPERATOR);
+    provider = await t.token(Role.PROVIDER);
+    dealid = (await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
+    worker = t.app.get(SmsDeliveryWorker);
+    service = t.app.get(MessagesService);
+  });
+  afterAll(async () => {
+    try {
+      t.clock.set(new Date('2026-04-09T08:00:00Z'));
+      await expectLedgerConsistent(t);
+    } finally {
+      await t.close();
+      await sms.close();
+    }
+  });
+  beforeEach(() => t.clock.set(new Date('2026-03-10T08:00:00Z')));
+
+  const post = (path: string, body: object, token = operator) => t.http.post(path).set('x-access-token', token).send(body);
+  const pay = (customerid: number, amount: number, reference = `P-${Math.random()}`) => post('/finance/payments/load', { customerid, amount, reference, narration: 'cash' });
+  const messagesOf = async (customerid: number, query = ''): Promise<Msg[]> =>
+    (await t.http.get(`/finance/messages?customerid=${customerid}&limit=100${query}`).set('x-access-token', operator).expect(200)).body.items.reverse();
+  const settle = async () => {
+    await worker.drain();
+    await sms.reportsSettled();
+  };
+  const report = (fields: Record<string, string>, key = CALLBACK_KEY) =>
+    t.http.post(`/sms/delivery-reports?key=${encodeURIComponent(key)}`).type('form').send(new URLSearchParams(fields).toString());
+
+  it('sends one message per event with the figures of the event, and records delivery', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000).expect(201);
+    t.clock.set(new Date('2026-04-09T06:00:00Z')); // within quiet hours: only reminders wait
+    await t.app.get(DeviceJobs).lockOverdue();
+    await pay(c.customerid, 495000, 'FINAL-1').expect(201);
+    await settle();
+    const texts = sms.sentTo(c.telephone).map((m) => m.message);
+    expect(texts).toEqual([
+      expect.stringMatching(new RegExp(`^Welcome! Your device is registered\\. PAYG code: ${c.payg}\\. Account: AC\\d{9}\\. Deposit received: UGX 60,000\\. Pay with MTN MoMo`)),
+      'We received your payment of UGX 45,000, thank you. Balance: UGX 495,000. Your device is paid up to 9 April 2026.',
+      `Your device is locked: payment was due on 9 April 2026. Pay UGX 1,500 to unlock it. PAYG code: ${c.payg}. ${INSTRUCTIONS}`,
+      // the days bought end with the term (DESIGN part 5)
+      'We received your payment of UGX 495,000, thank you. Balance: UGX 0. Your device is paid up to 5 March 2027.',
+      'Congratulations! You have paid UGX 600,000 in full. The device is yours now and will not lock again. Thank you!',
+    ]);
+    expect(sms.sentTo(c.telephone).every((m) => m.from === 'PAYGCO' && m.username === 'sandbox')).toBe(true);
+    const list = await messagesOf(c.customerid);
+    expect(list.map((m) => `${m.kind}:${m.status}`)).toEqual(['REGISTERED:DELIVERED', 'PAYMENT_RECEIVED:DELIVERED', 'LOCKED:DELIVERED', 'PAYMENT_RECEIVED:DELIVERED', 'PAID_OFF:DELIVERED']);
+    expect(list[0]).toMatchObject({ encoding: 'GSM-7', segments: 2, language: 'en', telephone: c.telephone, attempts: 1, gatewaymessageid: expect.stringMatching(/^ATXid_/) });
+    expect(list[1]).toMatchObject({ segments: 1 });
+    // nothing is sent twice, whatever runs again
+    await t.app.get(DeviceJobs).lockOverdue();
+    await settle();
+    expect(sms.sentTo(c.telephone)).toHaveLength(5);
+  });
+
+  it('sends one receipt for a duplicated callback, for 50 concurrent copies, and none for a refused payment', async () => {
+    const c = await registerCustomer(t, dealid);
+    const callback = (id: string) => post('/finance/amlogs/callback', { transaction: { id, amount: 45000, tag: c.payg } }, provider);
+    expect((await callback('MM-DUP-1').expect(200)).body.status).toBe('APPLIED');
+    expect((await callback('MM-DUP-1').expect(200)).body.status).toBe('DUPLICATE');
+    const answers = await Promise.all(Array.from({ length: 50 }, () => callback('MM-DUP-50')));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(answers.filter((a) => a.body.status === 'APPLIED')).toHaveLength(1);
+    // a payment that fails (reference used) rolls back with its receipt
+    await pay(c.customerid, 1000, 'REF-ONCE').expect(201);
+    await pay(c.customerid, 1000, 'REF-ONCE').expect(409);
+    await settle();
+    expect((await messagesOf(c.customerid)).map((m) => m.kind)).toEqual(['REGISTERED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED']);
+    expect(sms.sentTo(c.telephone)).toHaveLength(4);
+  });
+
+  it('queues reminders once per due date and offset, holds them through quiet hours, in the customer’s language, not to opted-out customers', async () => {
+    const [a, b, out] = [await registerCustomer(t, dealid), await registerCustomer(t, dealid), await registerCustomer(t, dealid)];
+    for (const c of [a, b, out]) await pay(c.customerid, 45000).expect(201); // paid up to 9 April
+    expect((await post('/finance/customers/preferences', { customerid: b.customerid, language: 'sw', smsoptout: false }).expect(200)).body).toEqual({ customerid: b.customerid, language: 'sw', smsoptout: false });
+    await post('/finance/customers/preferences', { customerid: out.customerid, language: 'en', smsoptout: true }).expect(200);
+    await settle();
+    const before = sms.messages.length;
+
+    t.clock.set(new Date('2026-04-06T22:00:00Z')); // three days before, at night
+    await Promise.all([service.queueReminders(), service.queueReminders()]);
+    await service.queueReminders();
+    const reminders = async (c: { customerid: number }) => (await messagesOf(c.customerid)).filter((m) => m.kind === 'REMINDER');
+    expect((await reminders(a)).map((m) => m.status)).toEqual(['PENDING']);
+    expect(await reminders(out)).toEqual([]);
+    await settle();
+    expect(sms.messages.length).toBe(before); // quiet hours
+    t.clock.set(new Date('2026-04-07T06:59:00Z'));
+    await settle();
+    expect(sms.messages.length).toBe(before);
+    t.clock.set(new Date('2026-04-07T07:00:00Z'));
+    await settle();
+    expect(sms.sentTo(a.telephone).at(-1)!.message).toBe(
+      `Reminder: your device is paid up to 9 April 2026. Pay UGX 45,000 before then to keep it unlocked. PAYG code: ${a.payg}. ${INSTRUCTIONS}`,
+    );
+    expect(sms.sentTo(b.telephone).at(-1)!.message).toMatch(/^Kumbusho: kifaa chako kimelipiwa hadi 9 Aprili 2026\. Lipa UGX 45,000 kabla/);
+    expect((await reminders(b))[0]).toMatchObject({ language: 'sw', status: 'DELIVERED' });
+
+    // the day before: the 1-day reminder, once; one customer pays before it goes
+    t.clock.set(new Date('2026-04-08T08:00:00Z'));
+    await service.queueReminders();
+    await service.queueReminders();
+    await pay(a.customerid, 45000).expect(201);
+    await settle();
+    expect((await reminders(a)).map((m) => `${m.status}:${m.failurereason ?? ''}`)).toEqual(['DELIVERED:', 'CANCELLED:no longer due: the deal is UNLOCKED, paid up to 2026-05-09']);
+    expect((await reminders(b)).map((m) => m.status)).toEqual(['DELIVERED', 'DELIVERED']);
+    expect(sms.sentTo(out.telephone).map((m) => m.message.slice(0, 9))).not.toContain('Reminder:');
+  });
+
+  it('keeps messages while the gateway is down and delivers each once after', async () => {
+    const c = await registerCustomer(t, dealid);
+    sms.setDown(true);
+    await pay(c.customerid, 45000).expect(201);
+    await worker.runOnce();
+    let list = await messagesOf(c.customerid);
+    expect(list.map((m) => `${m.status}:${m.attempts}:${m.lasterror}`)).toEqual(['PENDING:1:HTTP 503', 'PENDING:1:HTTP 503']);
+    await t.db.query(`UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await worker.runOnce();
+    const [{ s }] = await t.db.query(`SELECT min(extract(epoch FROM next_attempt_at - now())) AS s FROM sms_messages WHERE customer_id = $1`, [c.customerid]);
+    expect(Number(s)).toBeGreaterThan(8); // backing off: 5 s, then 10 s
+    sms.setDown(false);
+    sms.failNext(1, 500);
+    await t.db.query(`UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await settle();
+    await t.db.query(`UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await settle();
+    list = await messagesOf(c.customerid);
+    expect(list.map((m) => m.status)).toEqual(['DELIVERED', 'DELIVERED']);
+    expect(sms.sentTo(c.telephone)).toHaveLength(2);
+  });
+
+  it('fails a rejected number with the gateway’s reason, and an undelivered one with the report’s', async () => {
+    const rejected = await registerCustomer(t, dealid);
+    const undelivered = await registerCustomer(t, dealid);
+    sms.reject(rejected.telephone);
+    sms.undeliverable(undelivered.telephone, 'UserInBlackList');
+    await settle();
+    expect((await messagesOf(rejected.customerid))[0]).toMatchObject({ status: 'FAILED', failurereason: '403 InvalidPhoneNumber', attempts: 1 });
+    expect((await messagesOf(undelivered.customerid))[0]).toMatchObject({ status: 'FAILED', failurereason: 'UserInBlackList' });
+    const failed = (await t.http.get('/finance/messages?status=FAILED').set('x-access-token', await t.token(Role.COLLECTOR)).expect(200)).body;
+    expect(failed.items.map((m: { customerid: number }) => m.customerid)).toEqual(expect.arrayContaining([rejected.customerid, undelivered.customerid]));
+  });
+
+  it('takes delivery reports as forms or JSON behind the key; a wrong key or an unknown id changes nothing', async () => {
+    const c = await registerCustomer(t, dealid);
+    sms.setCallbackUrl(null);
+    await settle();
+    const [sent] = await messagesOf(c.customerid);
+    expect(sent.status).toBe('SENT');
+    const id = sent.gatewaymessageid!;
+    expect((await report({ id, status: 'Success' }, 'wrong-key').expect(401)).body).toEqual({ message: 'Invalid delivery-report key.' });
+    await t.http.post(`/sms/delivery-reports`).send({ id, status: 'Success' }).expect(401);
+    expect((await report({ id: 'ATXid_no-such-message', status: 'Success', phoneNumber: c.telephone }).expect(200)).body.message).toMatch(/nothing changed/);
+    expect((await report({ id, status: 'Buffered', networkCode: '64101', retryCount: '0' }).expect(200)).body.message).toMatch(/not a final status/);
+    expect((await messagesOf(c.customerid))[0]).toMatchObject({ status: 'SENT' });
+    await t.http.post(`/sms/delivery-reports?key=${CALLBACK_KEY}`).send({ id, status: 'Success', phoneNumber: c.telephone, networkCode: '64101', retryCount: 0 }).expect(200);
+    expect((await messagesOf(c.customerid))[0]).toMatchObject({ status: 'DELIVERED' });
+    await report({ id, status: 'Failed', failureReason: 'DeliveryFailure' }).expect(200);
+    expect((await messagesOf(c.customerid))[0]).toMatchObject({ status: 'DELIVERED', failurereason: null });
+    // forms are taken on this route only
+    await t.http.post('/finance/messages/send').set('x-access-token', operator).type('form').send(`customerid=${c.customerid}&text=hi`).expect(415);
+    await report({ status: 'Success' }).expect(400);
+    sms.setCallbackUrl(`${await t.app.getUrl()}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+  });
+
+  it('sends an operator’s own message, lists by customer and status, and refuses what it cannot send', async () => {
+    const c = await registerCustomer(t, dealid);
+    const res = await post('/finance/messages/send', { customerid: c.customerid, text: 'Habari! Fundi atakuja Ijumaa – karibu.' }).expect(201);
+    expect(res.body).toMatchObject({ kind: 'OPERATOR', status: 'PENDING', encoding: 'UCS-2', segments: 1, customerid: c.customerid });
+    await post('/finance/messages/send', { customerid: c.customerid, text: 'x'.repeat(459) }).expect(201);
+    expect((await post('/finance/messages/send', { customerid: c.customerid, text: 'x'.repeat(460) }).expect(400)).body.message).toMatch(/text/);
+    await post('/finance/messages/send', { customerid: 999999, text: 'hello' }).expect(404);
+    await post('/finance/customers/preferences', { customerid: 999999, language: 'en', smsoptout: false }).expect(404);
+    await post('/finance/customers/preferences', { customerid: c.customerid, language: 'fr', smsoptout: 'no' }).expect(400);
+    await t.http.get('/finance/messages?customerid=999999').set('x-access-token', operator).expect(404);
+    await settle();
+    const list = await messagesOf(c.customerid);
+    expect(list.map((m) => `${m.kind}:${m.segments}`)).toEqual(['REGISTERED:2', 'OPERATOR:1', 'OPERATOR:3']);
+    expect(sms.sentTo(c.telephone).map((m) => m.message)).toContain('Habari! Fundi atakuja Ijumaa – karibu.');
+    const pending = (await t.http.get(`/finance/messages?customerid=${c.customerid}&status=PENDING`).set('x-access-token', operator).expect(200)).body;
+    expect(pending).toEqual({ items: [], total: 0, page: 1, limit: 20 });
+    expect((await t.http.get('/health').expect(200)).body).toMatchObject({ sms: 'configured' });
+  });
+});
