@@ -20,6 +20,7 @@ export const TAGS: Record<string, string> = {
   Collections: 'Calls to customers behind on their instalments: generating, assigning and recording them.',
   Reports: 'Portfolio figures for management and investors.',
   Feedback: 'What customers told the staff.',
+  Messages: 'SMS to customers (receipts, reminders, lock and paid-off notices, operators’ own), their delivery state, customers’ language and opt-out, and the gateway’s delivery reports.',
   Operations: 'Health of the service and its dependencies, for monitoring.',
 };
 

@@ -78,6 +78,11 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
 
   'POST /finance/feedback/create': [ADMIN, OPERATOR, COLLECTOR],
   'GET /finance/feedback': [ADMIN, OPERATOR, COLLECTOR],
+
+  'GET /finance/messages': [ADMIN, OPERATOR, COLLECTOR],
+  'POST /finance/messages/send': [ADMIN, OPERATOR],
+  'POST /finance/customers/preferences': [ADMIN, OPERATOR],
+  'POST /sms/delivery-reports': 'public',
 };
 
 interface Fixtures {
@@ -177,6 +182,11 @@ const PLAUSIBLE: Record<string, (f: Fixtures, role: Role) => Req> = {
     body: { customerid: f.customerid, message: 'Role matrix: the lamp flickers.', category: 'DEVICE' },
   }),
   'GET /finance/feedback': (f) => ({ query: { page: 1, limit: 5, customerid: f.customerid } }),
+  'GET /finance/messages': (f) => ({ query: { page: 1, limit: 5, customerid: f.customerid, status: 'PENDING' } }),
+  'POST /finance/messages/send': (f) => ({ body: { customerid: f.customerid, text: 'Role matrix: your agent calls tomorrow.' } }),
+  'POST /finance/customers/preferences': (f) => ({ body: { customerid: f.customerid, language: 'sw', smsoptout: false } }),
+  // the gateway's key, an id no message has: 200 and nothing changes
+  'POST /sms/delivery-reports': () => ({ query: { key: 'matrix-sms-callback-key' }, body: { id: 'ATXid_matrix', status: 'Success' } }),
 };
 
 const ROWS = Object.entries(ROLE_TABLE);
@@ -234,7 +244,7 @@ describe('Role matrix: every route × no token, every staff role and forged toke
   beforeAll(async () => {
     sim = await startProviderSimulator({ apiKey: 'matrix-provider-key' });
     t = await startTestApp({
-      env: { MOBILE_MONEY_API_URL: sim.url, MOBILE_MONEY_API_KEY: 'matrix-provider-key' },
+      env: { MOBILE_MONEY_API_URL: sim.url, MOBILE_MONEY_API_KEY: 'matrix-provider-key', SMS_CALLBACK_KEY: 'matrix-sms-callback-key' },
     });
     for (const role of STAFF) tokens[role] = await t.token(role);
     const deal = await createDeal(t);
