@@ -1,3 +1,4 @@
+import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -69,6 +70,8 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   app.useGlobalFilters(new AllExceptionsFilter());
   // Keep parsing `application/json` only: Fastify's default text/plain parser would let raw text reach handlers.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
+  // multipart/form-data for file uploads (POST /finance/imports); its size cap is checked per request (IMPORT_MAX_MB)
+  await app.register(fastifyMultipart, { limits: { fileSize: config.importMaxMb * 1024 * 1024, files: 1, fields: 10, parts: 11 } });
   setUpSwagger(app, config);
   await runMigrations(dataSource);
   await app.init();

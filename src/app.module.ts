@@ -22,6 +22,8 @@ import { InventoryModule } from './modules/inventory/inventory.module.js';
 import { CollectionsModule } from './modules/collections/collections.module.js';
 import { ReportsModule } from './modules/reports/reports.module.js';
 import { FeedbackModule } from './modules/feedback/feedback.module.js';
+import { ImportsModule } from './modules/imports/imports.module.js';
+import { ExportsModule } from './modules/exports/exports.module.js';
 
 @Module({})
 export class AppModule {
@@ -49,6 +51,8 @@ export class AppModule {
         CollectionsModule,
         ReportsModule,
         FeedbackModule,
+        ImportsModule,
+        ExportsModule,
       ],
     };
   }

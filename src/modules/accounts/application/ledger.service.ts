@@ -6,6 +6,8 @@ import { Money } from '../../../common/money/money.js';
 import { LedgerRepository, LedgerRow } from '../infrastructure/ledger.repository.js';
 import { PaymentType } from '../infrastructure/payment.entity.js';
 
+export { PaymentType };
+
 export interface PaymentView {
   paymentid: number;
   customerid: number;
@@ -60,6 +62,11 @@ export class LedgerService {
 
   async amountsForDeal(customerDealId: number, em?: EntityManager): Promise<Money[]> {
     return (await this.ledger.amountsForDeal(customerDealId, em)).map((r) => Money.of(r.amount));
+  }
+
+  /** Of these references, the ones its source (type) already used. */
+  referencesUsed(type: PaymentType, references: string[], em?: EntityManager): Promise<Set<string>> {
+    return this.ledger.referencesUsed(type, references, em);
   }
 
   referenceUsed(type: PaymentType, reference: string, em?: EntityManager): Promise<boolean> {

@@ -50,6 +50,11 @@ export class LedgerRepository {
     return (em ?? this.dataSource.manager).query('SELECT amount FROM payments WHERE customer_deal_id = $1 ORDER BY id', [customerDealId]);
   }
 
+  async referencesUsed(type: PaymentType, references: string[], em?: EntityManager): Promise<Set<string>> {
+    const rows = (await (em ?? this.dataSource.manager).query('SELECT reference FROM payments WHERE type = $1 AND reference = ANY($2)', [type, references])) as Array<{ reference: string }>;
+    return new Set(rows.map((r) => r.reference));
+  }
+
   /** Whether a payment of this source (type) already carries the reference: references live in one namespace per source. */
   async referenceUsed(type: PaymentType, reference: string, em?: EntityManager): Promise<boolean> {
     const rows = (await (em ?? this.dataSource.manager).query('SELECT 1 FROM payments WHERE type = $1 AND reference = $2', [type, reference])) as unknown[];

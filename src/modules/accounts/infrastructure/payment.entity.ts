@@ -4,6 +4,8 @@ export enum PaymentType {
   DEPOSIT = 'DEPOSIT',
   MANUAL = 'MANUAL',
   MOBILE_MONEY = 'MOBILE_MONEY',
+  /** What a migrated customer paid before the book was imported (one row per imported deal). */
+  OPENING = 'OPENING',
 }
 
 /** One ledger row per payment. Rows are never updated or deleted (a database trigger refuses it). */

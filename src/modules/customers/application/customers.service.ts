@@ -127,6 +127,55 @@ export class CustomersService {
     }
   }
 
+  /**
+   * Registers a customer brought in by an import (DESIGN part 12), inside the import's transaction:
+   * as register(), but the deal keeps its `startdate`, what was paid before beyond the deposit is one
+   * OPENING ledger row under `openingReference`, the credit policy sets the state as of today, and the
+   * device is told its state (SYNC; RELEASE when paid off). Identifier clashes are the same 409s.
+   */
+  async registerImported(
+    em: EntityManager,
+    typed: Omit<RegistrationInput, 'deposit'> & { serialnumber: string | null; depositpaid: Money; amountpaid: Money; startdate: string; openingReference: string },
+    actor: AuthUser,
+  ): Promise<number> {
+    const input = telephonesOf(typed, this.config.defaultCountry);
+    try {
+      const deal = await this.deals.activeDealForRegistration(input.dealid, em);
+      checkRegistrationDeposit(deal.terms, input.depositpaid);
+      const userId = await this.users.createCustomerIdentity(input.telephone, em);
+      const account = await this.accounts.open(em);
+      const customerId = await this.customers.insertCustomer(em, { ...input, userId, accountId: account.accountid, createdBy: actor.id });
+      if (input.serialnumber) await this.customers.setDevice(customerId, input.payg, input.serialnumber, em);
+      const terms = { totalamount: deal.terms.totalamount, monthly: deal.terms.monthly, depositpaid: input.depositpaid, startdate: input.startdate };
+      const state = deriveDealState(terms, [input.amountpaid], 0, this.today(), false);
+      const customerDealId = await this.customerDeals.insert(em, {
+        ...terms, customerId, imei: input.imei, dealId: deal.dealid, dealname: deal.dealname, totalamount: terms.totalamount.toFixed(), monthly: terms.monthly.toFixed(),
+        depositpaid: input.depositpaid.toFixed(), status: state.status, amountpaid: state.amountpaid.toFixed(), balance: state.balance.toFixed(), overpaid: state.overpaid.toFixed(), bonusdays: 0, nextpaymentdate: state.nextpaymentdate,
+      });
+      const entry = { customerId, customerDealId, narration: '', createdBy: actor.id };
+      await this.ledger.record(em, { ...entry, amount: input.depositpaid, reference: `DEPOSIT-${customerId}`, narration: 'Deposit at registration', type: PaymentType.DEPOSIT });
+      const opening = input.amountpaid.minus(input.depositpaid);
+      if (opening.isPositive()) await this.ledger.record(em, { ...entry, amount: opening, reference: input.openingReference, narration: 'Paid before the import', type: PaymentType.OPENING });
+      const device = { customerId, imei: input.imei, serialnumber: input.serialnumber, payg: input.payg };
+      const action = state.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC;
+      await this.commands.enqueue(em, { device, action, nextpaymentdate: state.nextpaymentdate, reason: 'imported', createdBy: actor.id });
+      await this.events.dealOpened(em, { customerId, payg: input.payg });
+      return customerId;
+    } catch (error) {
+      throw duplicateRegistration(uniqueConstraintOf(error), input) ?? error;
+    }
+  }
+
+  /** For imports: which of these telephones (E.164), PAYG codes (any letter case) and IMEIs of deals still being paid are taken. */
+  takenIdentifiers(candidates: { telephones: string[]; paygs: string[]; imeis: string[] }, em?: EntityManager): Promise<{ telephones: Set<string>; paygs: Set<string>; imeis: Set<string> }> {
+    return this.customers.takenIdentifiers(candidates, em);
+  }
+
+  /** For imports: the customers holding these PAYG codes (by lower case) and which of these ids exist. */
+  customersByPaygsOrIds(paygs: string[], ids: number[], em?: EntityManager): Promise<{ byPayg: Map<string, number>; ids: Set<number> }> {
+    return this.customers.byPaygsOrIds(paygs, ids, em);
+  }
+
   async get(customerId: number): Promise<CustomerView> {
     const row = await this.customers.findById(customerId);
     if (!row) throw customerNotFound(customerId);

@@ -101,6 +101,27 @@ export class CustomersRepository {
     return rows[0]?.id ?? null;
   }
 
+  async takenIdentifiers(c: { telephones: string[]; paygs: string[]; imeis: string[] }, em?: EntityManager) {
+    const rows = (await this.q(em).query(
+      `SELECT 't' AS k, telephone AS v FROM customers WHERE telephone = ANY($1)
+       UNION ALL SELECT 't', username FROM users WHERE username = ANY($1)
+       UNION ALL SELECT 'p', lower(payg) FROM customers WHERE lower(payg) = ANY($2)
+       UNION ALL SELECT 'i', imei FROM customer_deals WHERE imei = ANY($3) AND status IN ('LOCKED', 'UNLOCKED')`,
+      [c.telephones, c.paygs.map((p) => p.toLowerCase()), c.imeis],
+    )) as Array<{ k: string; v: string }>;
+    const of = (k: string) => new Set(rows.filter((r) => r.k === k).map((r) => r.v));
+    return { telephones: of('t'), paygs: of('p'), imeis: of('i') };
+  }
+
+  async byPaygsOrIds(paygs: string[], ids: number[], em?: EntityManager) {
+    const rows = (await this.q(em).query(
+      `SELECT id, lower(payg) AS payg FROM customers WHERE lower(payg) = ANY($1) OR id = ANY($2) ORDER BY payg_legacy_duplicate DESC, id DESC`,
+      [paygs.map((p) => p.toLowerCase()), ids],
+    )) as Array<{ id: number; payg: string }>;
+    // the oldest holder of a legacy duplicate code wins, as in idByPayg (rows come newest first, later sets overwrite)
+    return { byPayg: new Map(rows.map((r) => [r.payg, r.id])), ids: new Set(rows.map((r) => r.id)) };
+  }
+
   async exists(id: number, em?: EntityManager): Promise<boolean> {
     const rows = (await this.q(em).query('SELECT 1 FROM customers WHERE id = $1', [id])) as unknown[];
     return rows.length > 0;
