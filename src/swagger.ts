@@ -20,6 +20,8 @@ export const TAGS: Record<string, string> = {
   Collections: 'Calls to customers behind on their instalments: generating, assigning and recording them.',
   Reports: 'Portfolio figures for management and investors.',
   Feedback: 'What customers told the staff.',
+  Imports: 'Bring a book in: CSV files of customers (with their deal and what they paid so far) or payments, validated row by row, applied all or nothing in the background.',
+  Exports: 'Take data out: CSV files streamed from the database (customers, payments, collection calls, the portfolio as a loan tape).',
   Operations: 'Health of the service and its dependencies, for monitoring.',
 };
 
