@@ -15,7 +15,7 @@ import { ImportValidator, Validated } from './import-validator.js';
 /** A file that kills its instance every time it is applied stops being retried after this many starts. */
 export const MAX_ATTEMPTS = 3;
 const POLL_MS = 2000;
-const PROGRESS_EVERY = 1000;
+const PROGRESS_EVERY = 250;
 const ROWS_PER_INSERT = 1000;
 
 /**
@@ -87,7 +87,7 @@ export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
       if (!job || !(await this.imports.tryApplyLock(em))) return false;
       const record = await this.imports.started(job.import_id);
       if (record.attempts > MAX_ATTEMPTS) {
-        const message = `Stopped after ${MAX_ATTEMPTS} attempts that did not finish (the instance stopped while applying it). Nothing of it was written.`;
+        const message = `Stopped after ${MAX_ATTEMPTS} attempts that did not finish (an instance stopped or an unexpected error, see the log). Nothing of it was written.`;
         await this.imports.finish(record.id, { status: ImportStatus.FAILED, rows: record.rows, valid: 0, applied: 0, skipped: 0, errorcount: 0, errors: [], message }, em);
         return true;
       }
