@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CustomersModule } from '../customers/customers.module.js';
 import { ReportsService } from './application/reports.service.js';
 import { ReportsController } from './http/reports.controller.js';
 import { PortfolioRepository } from './infrastructure/portfolio.repository.js';
 
 @Module({
-  imports: [CustomersModule],
   controllers: [ReportsController],
   providers: [ReportsService, PortfolioRepository],
 })

@@ -4,9 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Role } from '../../../common/auth/role.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { isDatabaseUnavailable } from '../../../common/errors/http-error.js';
-import { PaymentType } from '../../accounts/application/ledger.service.js';
+import { PaymentType } from '../../accounts/domain/payment-type.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
-import { DealStateService } from '../../customers/application/deal-state.service.js';
+import { ContractsService } from '../../contracts/application/contracts.service.js';
 import { readCsv } from '../domain/csv-file.js';
 import { ImportStatus } from '../domain/import-file.js';
 import { ImportOutcome, ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
@@ -39,7 +39,7 @@ export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly imports: ImportsRepository,
     private readonly validator: ImportValidator,
     private readonly customers: CustomersService,
-    private readonly dealState: DealStateService,
+    private readonly contracts: ContractsService,
   ) {}
 
   /** Always on, whatever JOBS_ENABLED says: an import is work a user asked for, not a scheduled job. */
@@ -131,7 +131,7 @@ export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
       await step({ externalid: r.externalid, row: r.row, customerId, paymentId: null });
     }
     for (const r of checked.payments) {
-      const credited = await this.dealState.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id });
+      const credited = await this.contracts.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id });
       await step({ externalid: r.externalid, row: r.row, customerId: r.customerid, paymentId: String(credited.payment.paymentid) });
     }
     await this.imports.insertRows(em, record.id, record.source, record.kind, results);

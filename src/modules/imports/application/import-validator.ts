@@ -3,7 +3,9 @@ import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { paygKey } from '../../../common/identifiers/payg.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { LedgerService, PaymentType } from '../../accounts/application/ledger.service.js';
+import { LedgerService } from '../../accounts/application/ledger.service.js';
+import { PaymentType } from '../../accounts/domain/payment-type.js';
+import { BusinessClock } from '../../../common/time/business-clock.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import { DealsService } from '../../deals/application/deals.service.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
@@ -38,11 +40,12 @@ export class ImportValidator {
     private readonly deals: DealsService,
     private readonly ledger: LedgerService,
     private readonly config: AppConfig,
+    private readonly businessClock: BusinessClock,
   ) {}
 
   async validate(file: CsvFile, kind: ImportKind, source: string, mapping: Record<string, string> | null, em: EntityManager): Promise<Validated> {
     const columns = columnsOf(file.header, kind, mapping);
-    const context = { today: this.customers.today(), defaultCountry: this.config.defaultCountry };
+    const context = { today: this.businessClock.today(), defaultCountry: this.config.defaultCountry };
     const errors: RowError[] = [];
     const read = kind === 'customers' ? readCustomerRow : readPaymentRow;
     const externalids = new UniqueInFile('externalid', 'externalid');
