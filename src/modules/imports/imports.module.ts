@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
+import { ContractsModule } from '../contracts/contracts.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { DealsModule } from '../deals/deals.module.js';
 import { ImportRunner } from './application/import-runner.js';
@@ -10,11 +11,11 @@ import { ImportsRepository } from './infrastructure/imports.repository.js';
 
 /**
  * CSV imports of customers (an existing book) and payments (DESIGN part 12). Owns the tables
- * imports, import_jobs and import_rows; writes the book only through the customers (registration,
- * deal state) and accounts (ledger) services, whose device commands go through the outbox.
+ * imports, import_jobs and import_rows; writes the book only through the customers (registration),
+ * contracts (deal state) and accounts (ledger) services, whose device commands go through the outbox.
  */
 @Module({
-  imports: [CustomersModule, DealsModule, AccountsModule],
+  imports: [CustomersModule, ContractsModule, DealsModule, AccountsModule],
   controllers: [ImportsController],
   providers: [ImportsService, ImportValidator, ImportRunner, ImportsRepository],
 })
