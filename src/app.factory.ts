@@ -13,6 +13,7 @@ import { StrictValidationPipe } from './common/validation/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { runMigrations } from './database/migrate.js';
 import { setUpSwagger } from './swagger.js';
+import { setUpWebClient } from './web-client.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
 export const MAX_PARAM_LENGTH = 200;
@@ -69,6 +70,7 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   app.useGlobalFilters(new AllExceptionsFilter());
   // Keep parsing `application/json` only: Fastify's default text/plain parser would let raw text reach handlers.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
+  await setUpWebClient(app);
   setUpSwagger(app, config);
   await runMigrations(dataSource);
   await app.init();
