@@ -22,6 +22,8 @@ import { InventoryModule } from './modules/inventory/inventory.module.js';
 import { CollectionsModule } from './modules/collections/collections.module.js';
 import { ReportsModule } from './modules/reports/reports.module.js';
 import { FeedbackModule } from './modules/feedback/feedback.module.js';
+import { AuditReadModule } from './modules/audit/audit.module.js';
+import { ClientConfigModule } from './modules/client-config/client-config.controller.js';
 
 @Module({})
 export class AppModule {
@@ -49,6 +51,8 @@ export class AppModule {
         CollectionsModule,
         ReportsModule,
         FeedbackModule,
+        AuditReadModule,
+        ClientConfigModule,
       ],
     };
   }

@@ -20,6 +20,8 @@ export const TAGS: Record<string, string> = {
   Collections: 'Calls to customers behind on their instalments: generating, assigning and recording them.',
   Reports: 'Portfolio figures for management and investors.',
   Feedback: 'What customers told the staff.',
+  History: 'The audit log: who changed what and when (ADMIN only).',
+  'Web client': 'Settings the back-office web client served at `/` needs before sign-in.',
   Operations: 'Health of the service and its dependencies, for monitoring.',
 };
 
