@@ -6,8 +6,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The checkout: the nearest folder above this file with a package.json (src/ in tests, dist/src/ when built). */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
 /** Where `vite build` writes the client (web/vite.config.ts): outside dist/, which every server build deletes. */
-export const WEB_CLIENT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+export const WEB_CLIENT_DIR = resolve(projectRoot(), 'web', 'dist');
 
 /** Paths that belong to the API: an unknown one keeps the JSON 404 instead of the client's index.html. */
 const API_PREFIXES = ['/finance/', '/api/', '/docs', '/health', '/sms/'];

@@ -51,7 +51,7 @@ export function Layout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label={t('nav.label')}>
         {MENU.filter((item) => item.roles.includes(session.role)).map((item) => (
-          <NavLink key={item.to} component={RouterLink} to={item.to} label={t(item.label)} onClick={close} active={location.pathname.startsWith(item.to)} />
+          <NavLink key={item.to} component={RouterLink} to={item.to} label={t(item.label)} onClick={close} variant="filled" active={location.pathname.startsWith(item.to)} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>

@@ -98,23 +98,25 @@ export function DataTable({ head, rows, empty, caption }: { head: string[]; rows
   );
 }
 
-const STATUS_COLOURS: Record<string, string> = {
-  LOCKED: 'red',
-  UNLOCKED: 'green',
-  PAID_OFF: 'blue',
-  REPOSSESSED: 'dark',
-  PENDING: 'yellow',
-  APPROVED: 'green',
-  CALLED: 'orange',
-  RESOLVED: 'green',
-  DELIVERED: 'green',
-  UNMATCHED: 'yellow',
-  HELD: 'red',
+/** Badge colours with a 4.5:1 contrast between text and background (dark shades with white, light ones with black). */
+const STATUS_COLOURS: Record<string, [string, string]> = {
+  LOCKED: ['red.9', 'white'],
+  UNLOCKED: ['#1e6f31', 'white'],
+  PAID_OFF: ['blue.9', 'white'],
+  REPOSSESSED: ['dark.7', 'white'],
+  PENDING: ['yellow.3', 'black'],
+  APPROVED: ['#1e6f31', 'white'],
+  CALLED: ['orange.3', 'black'],
+  RESOLVED: ['#1e6f31', 'white'],
+  DELIVERED: ['#1e6f31', 'white'],
+  UNMATCHED: ['yellow.3', 'black'],
+  HELD: ['red.9', 'white'],
 };
 
 export function StatusBadge({ status }: { status: string }) {
+  const [bg, text] = STATUS_COLOURS[status] ?? ['gray.2', 'black'];
   return (
-    <Badge color={STATUS_COLOURS[status] ?? 'gray'} variant="light" autoContrast>
+    <Badge color={bg} c={text} variant="filled">
       {status}
     </Badge>
   );
@@ -157,7 +159,7 @@ export function useAction<TInput, TOutput>(options: {
         const { byField } = fieldErrors(message, Object.keys(options.form.getValues()));
         options.form.setErrors(byField);
       }
-      notifications.show({ color: 'red', title: error instanceof ApiError ? String(error.status) : undefined, message });
+      notifications.show({ color: 'red', message });
     },
   });
 }

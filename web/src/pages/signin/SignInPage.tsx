@@ -49,8 +49,8 @@ export default function SignInPage() {
                 {error}
               </Alert>
             )}
-            <TextInput label={t('signin.username')} autoComplete="username" required {...form.getInputProps('username')} />
-            <PasswordInput label={t('signin.password')} autoComplete="current-password" required {...form.getInputProps('password')} />
+            <TextInput label={t('signin.username')} autoComplete="username" {...form.getInputProps('username')} />
+            <PasswordInput label={t('signin.password')} autoComplete="current-password" {...form.getInputProps('password')} />
             <Button type="submit" loading={busy}>
               {t('signin.submit')}
             </Button>
