@@ -64,8 +64,9 @@ export function ErrorNote({ error }: { error: unknown }) {
 /** A table that scrolls sideways on a phone rather than squeezing its columns. */
 export function DataTable({ head, rows, empty, caption }: { head: string[]; rows: React.ReactNode[][]; empty: string; caption?: string }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table striped highlightOnHover verticalSpacing="xs">
+    // scrolls sideways on a phone; focusable so that a keyboard can scroll it too
+    <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption ?? head.filter(Boolean).join(', ')}>
+      <Table striped highlightOnHover verticalSpacing="xs" miw={560}>
         {caption && <caption style={{ position: 'absolute', left: -10000 }}>{caption}</caption>}
         <Table.Thead>
           <Table.Tr>
@@ -94,7 +95,7 @@ export function DataTable({ head, rows, empty, caption }: { head: string[]; rows
           )}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </div>
   );
 }
 
