@@ -25,7 +25,10 @@ export interface AuditRow {
   at: Date;
 }
 
-/** Routes whose audit row names the customer itself (the customer id is in the answer or the body). */
+/**
+ * Routes whose audit row names the customer (the writer takes the first id it finds in the answer's top
+ * level, else in the body: a loaded payment's answer nests the payment, so its row names the customer).
+ */
 const CUSTOMER_ROUTES = [
   '/finance/customers/register',
   '/finance/customers/approve',
@@ -37,6 +40,8 @@ const CUSTOMER_ROUTES = [
   '/finance/device/sync-status',
   '/finance/device/lock-update',
   '/finance/contracts/repossess',
+  '/finance/payments/load',
+  '/finance/amlogs/assign',
 ];
 
 /** Reads the audit_log table the AuditWriter (src/common/audit) fills; it never writes it. */
@@ -53,12 +58,7 @@ export class AuditLogRepository {
     if (filter.startdate !== undefined) where.push(`l.at >= ${param(params, filter.startdate)}::date::timestamp AT TIME ZONE ${param(params, filter.timeZone)}`);
     if (filter.enddate !== undefined) where.push(`l.at < (${param(params, filter.enddate)}::date + 1)::timestamp AT TIME ZONE ${param(params, filter.timeZone)}`);
     if (filter.customerid !== undefined) {
-      const id = param(params, filter.customerid);
-      // A loaded payment is logged under the payment's id: the customer's payments name them.
-      where.push(
-        `((l.record_id = ${id}::text AND l.route = ANY(${param(params, CUSTOMER_ROUTES)}))
-          OR (l.route = '/finance/payments/load' AND l.record_id IN (SELECT p.id::text FROM payments p WHERE p.customer_id = ${id})))`,
-      );
+      where.push(`l.record_id = ${param(params, String(filter.customerid))} AND l.route = ANY(${param(params, CUSTOMER_ROUTES)})`);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const rows = (await this.dataSource.query(
