@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import jwt from 'jsonwebtoken';
 import { Role } from '../src/common/auth/role.js';
 import { expectAccessible, screenshot, startWebJourney, type WebJourney } from './support/browser.js';

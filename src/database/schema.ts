@@ -1,7 +1,7 @@
 import { AuditLogEntity } from '../common/audit/audit-log.entity.js';
 import { AccountEntity } from '../modules/accounts/infrastructure/account.entity.js';
 import { PaymentEntity } from '../modules/accounts/infrastructure/payment.entity.js';
-import { CustomerDealEntity } from '../modules/customers/infrastructure/customer-deal.entity.js';
+import { CustomerDealEntity } from '../modules/contracts/infrastructure/customer-deal.entity.js';
 import { CustomerEntity } from '../modules/customers/infrastructure/customer.entity.js';
 import { DealEntity } from '../modules/deals/infrastructure/deal.entity.js';
 import { MobileMoneyTransactionEntity } from '../modules/payments/infrastructure/mobile-money-transaction.entity.js';

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

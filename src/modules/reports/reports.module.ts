@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CustomersModule } from '../customers/customers.module.js';
 import { DashboardService } from './application/dashboard.service.js';
 import { ReportsService } from './application/reports.service.js';
 import { DashboardController } from './http/dashboard.controller.js';
@@ -8,7 +7,6 @@ import { PaymentsPerDayRepository } from './infrastructure/payments-per-day.repo
 import { PortfolioRepository } from './infrastructure/portfolio.repository.js';
 
 @Module({
-  imports: [CustomersModule],
   controllers: [ReportsController, DashboardController],
   providers: [ReportsService, PortfolioRepository, DashboardService, PaymentsPerDayRepository],
 })

@@ -1,27 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
 import { uniqueConstraintOf } from '../../../common/database/postgres-errors.js';
 import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
-import { businessDay } from '../../../common/time/business-date.js';
-import { Clock } from '../../../common/time/clock.js';
 import { normaliseImei } from '../../../common/identifiers/imei.js';
 import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { AccountsService } from '../../accounts/application/accounts.service.js';
-import { LedgerService } from '../../accounts/application/ledger.service.js';
-import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
+import { ContractsService } from '../../contracts/application/contracts.service.js';
+import { DealEvents } from '../../contracts/application/deal-events.js';
+import { DealStatus } from '../../contracts/domain/credit-policy.js';
 import { DealsService } from '../../deals/application/deals.service.js';
-import { DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
-import { DeviceAction } from '../../device-commands/domain/device-command.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
 import { UsersService } from '../../users/application/users.service.js';
 import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage, telephonesOf } from '../domain/customer.js';
-import { DealStatus, deriveDealState } from '../domain/credit-policy.js';
-import { CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
-import { DealEvents } from './deal-events.js';
 import { CustomerFilter, CustomersRepository } from '../infrastructure/customers.repository.js';
 import { AccountView, accountView, CustomerView, customerView } from './customer-views.js';
 
@@ -37,30 +31,29 @@ export interface RegistrationInput {
 }
 
 @Injectable()
-export class CustomersService {
+export class CustomersService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly customers: CustomersRepository,
-    private readonly customerDeals: CustomerDealsRepository,
     private readonly users: UsersService,
     private readonly accounts: AccountsService,
-    private readonly ledger: LedgerService,
     private readonly deals: DealsService,
-    private readonly commands: DeviceCommandsService,
-    private readonly events: DealEvents,
-    private readonly clock: Clock,
+    private readonly contracts: ContractsService,
+    private readonly dealEvents: DealEvents,
     private readonly config: AppConfig,
   ) {}
 
-  /** The business day now, in BUSINESS_TIMEZONE: it decides due dates and unlocks. */
-  today(): string {
-    return businessDay(this.clock.now(), this.config.businessTimeZone);
+  onModuleInit(): void {
+    // a repossessed contract repossesses its customer, in the same transaction
+    this.dealEvents.subscribe(async (em, change) => {
+      if (change.after.status === DealStatus.REPOSSESSED && change.before.status !== DealStatus.REPOSSESSED) await this.customers.markRepossessed(change.customerId, em);
+    });
   }
 
   /**
    * Registers a customer in one transaction: their User (username = telephone, no password),
-   * Account, Customer (PENDING), CustomerDeal (LOCKED, terms copied from the deal) and the deposit
-   * as the first ledger row. Any failure leaves nothing behind. Telephones are stored in E.164; the
+   * Account, Customer (PENDING), and their contract (contracts: the CustomerDeal, LOCKED, terms
+   * copied from the deal, and the deposit as the first ledger row). Any failure leaves nothing behind. Telephones are stored in E.164; the
    * unique keys on telephone, PAYG code (any letter case) and the IMEI of a deal still being paid
    * decide between concurrent registrations of the same phone.
    */
@@ -84,41 +77,7 @@ export class CustomersService {
           payg: input.payg,
           createdBy: actor.id,
         });
-        const startdate = this.today();
-        const terms = { totalamount: deal.terms.totalamount, monthly: deal.terms.monthly, depositpaid: deposit, startdate };
-        const state = deriveDealState(terms, [deposit], 0, startdate, false);
-        const customerDealId = await this.customerDeals.insert(em, {
-          customerId,
-          imei: input.imei,
-          dealId: deal.dealid,
-          dealname: deal.dealname,
-          totalamount: terms.totalamount.toFixed(),
-          monthly: terms.monthly.toFixed(),
-          depositpaid: deposit.toFixed(),
-          startdate,
-          status: state.status,
-          amountpaid: state.amountpaid.toFixed(),
-          balance: state.balance.toFixed(),
-          overpaid: state.overpaid.toFixed(),
-          bonusdays: 0,
-          nextpaymentdate: state.nextpaymentdate,
-        });
-        await this.ledger.record(em, {
-          customerId,
-          customerDealId,
-          amount: deposit,
-          reference: `DEPOSIT-${customerId}`,
-          narration: 'Deposit at registration',
-          type: PaymentType.DEPOSIT,
-          createdBy: actor.id,
-        });
-        // a deposit of the whole price is a cash sale: the device is released at once
-        if (state.status === DealStatus.PAID_OFF) {
-          const device = { customerId, imei: input.imei, serialnumber: null, payg: input.payg };
-          await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: actor.id });
-        }
-        // payments that arrived under this PAYG code before the customer existed are applied now
-        await this.events.dealOpened(em, { customerId, payg: input.payg });
+        await this.contracts.open(em, { customerId, imei: input.imei, payg: input.payg, deal: { dealid: deal.dealid, dealname: deal.dealname, ...deal.terms }, deposit, createdBy: actor.id });
         return customerId;
       });
       return { message: 'Customer registered successfully.', customerid: customerid };
@@ -172,15 +131,6 @@ export class CustomersService {
   async setSalesStage(customerId: number, salesstage: SalesStage): Promise<CustomerView> {
     if (!(await this.customers.setSalesStage(customerId, salesstage))) throw customerNotFound(customerId);
     return this.get(customerId);
-  }
-
-  /** For other modules: the customer holding a PAYG code (any letter case, spaces around it ignored). */
-  customerIdByPayg(payg: string, em?: EntityManager): Promise<number | null> {
-    return this.customers.idByPayg(payg, em);
-  }
-
-  async markRepossessed(em: EntityManager, customerId: number): Promise<void> {
-    await this.customers.markRepossessed(customerId, em);
   }
 
   /** Stores the final PAYG code and serial number; a PAYG code another customer holds, in any letter case, is a 409. */

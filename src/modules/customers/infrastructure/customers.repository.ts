@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { containsPattern } from '../../../common/database/sql.js';
+import { ACCOUNT_COLUMNS, JOIN_ACCOUNT } from '../../accounts/account.sql.js';
+import { CONTRACT_OF_CUSTOMER_COLUMNS, ContractOfCustomer, JOIN_CONTRACT } from '../../contracts/contract.sql.js';
 import { CustomerStatus, SalesStage } from '../domain/customer.js';
-import { DealStatus } from '../domain/credit-policy.js';
 
 /** One customer with account and deal, as the views need it (one query, no N+1). */
-export interface CustomerRow {
+export interface CustomerRow extends ContractOfCustomer {
   customerid: number;
   fullname: string;
   telephone: string;
@@ -20,29 +21,14 @@ export interface CustomerRow {
   accountid: number;
   accountnumber: string;
   createdat: Date;
-  customerdealid: number;
-  dealid: number;
-  dealname: string;
-  dealstatus: DealStatus;
-  totalamount: string;
-  monthly: string;
-  depositpaid: string;
-  amountpaid: string;
-  balance: string;
-  overpaid: string;
-  bonusdays: number;
-  startdate: string;
-  nextpaymentdate: string;
 }
 
 const SELECT_CUSTOMER = `
   SELECT c.id AS customerid, c.fullname, c.telephone, c.guarantorname, c.guarantorcontact, c.imei, c.payg,
-         c.serialnumber, c.salesstage, c.status, a.id AS accountid, a.accountnumber, c.created_at AS createdat,
-         cd.id AS customerdealid, cd.deal_id AS dealid, cd.dealname, cd.status AS dealstatus, cd.totalamount,
-         cd.monthly, cd.depositpaid, cd.amountpaid, cd.balance, cd.overpaid, cd.bonusdays, cd.startdate, cd.nextpaymentdate
+         c.serialnumber, c.salesstage, c.status, ${ACCOUNT_COLUMNS}, c.created_at AS createdat, ${CONTRACT_OF_CUSTOMER_COLUMNS}
   FROM customers c
-  JOIN accounts a ON a.id = c.account_id
-  JOIN customer_deals cd ON cd.customer_id = c.id`;
+  ${JOIN_ACCOUNT('c.account_id')}
+  ${JOIN_CONTRACT('c.id')}`;
 
 export interface CustomerFilter {
   status?: CustomerStatus;
@@ -86,19 +72,6 @@ export class CustomersRepository {
   async findByAccountId(accountId: number): Promise<CustomerRow | null> {
     const rows = (await this.q().query(`${SELECT_CUSTOMER} WHERE a.id = $1`, [accountId])) as CustomerRow[];
     return rows[0] ?? null;
-  }
-
-  /**
-   * The customer id holding a PAYG code in any letter case, or null. Codes stored before they were
-   * compared that way may share lower(payg) (payg_legacy_duplicate > 0, listed in identifier_conflicts):
-   * the one written exactly so wins, then the oldest.
-   */
-  async idByPayg(payg: string, em?: EntityManager): Promise<number | null> {
-    const rows = (await this.q(em).query(
-      'SELECT id FROM customers WHERE lower(payg) = lower(btrim($1)) ORDER BY payg = btrim($1) DESC, payg_legacy_duplicate, id LIMIT 1',
-      [payg],
-    )) as Array<{ id: number }>;
-    return rows[0]?.id ?? null;
   }
 
   async exists(id: number, em?: EntityManager): Promise<boolean> {

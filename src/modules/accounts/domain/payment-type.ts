@@ -1,0 +1,6 @@
+/** The source of a ledger row: a payment reference is unique within its source. */
+export enum PaymentType {
+  DEPOSIT = 'DEPOSIT',
+  MANUAL = 'MANUAL',
+  MOBILE_MONEY = 'MOBILE_MONEY',
+}
