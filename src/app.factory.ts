@@ -14,6 +14,7 @@ import { StrictValidationPipe } from './common/validation/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { runMigrations } from './database/migrate.js';
 import { setUpSwagger } from './swagger.js';
+import { setUpWebClient } from './web-client.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
 export const MAX_PARAM_LENGTH = 200;
@@ -80,6 +81,7 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
       await reply.code(415).send({ message: 'Unsupported Content-Type: send application/json.' });
     }
   });
+  await setUpWebClient(app);
   setUpSwagger(app, config);
   await runMigrations(dataSource);
   await app.init();

@@ -24,6 +24,8 @@ import { ReportsModule } from './modules/reports/reports.module.js';
 import { FeedbackModule } from './modules/feedback/feedback.module.js';
 import { ImportsModule } from './modules/imports/imports.module.js';
 import { ExportsModule } from './modules/exports/exports.module.js';
+import { AuditReadModule } from './modules/audit/audit.module.js';
+import { ClientConfigModule } from './modules/client-config/client-config.controller.js';
 
 @Module({})
 export class AppModule {
@@ -53,6 +55,8 @@ export class AppModule {
         FeedbackModule,
         ImportsModule,
         ExportsModule,
+        AuditReadModule,
+        ClientConfigModule,
       ],
     };
   }

@@ -24,6 +24,7 @@ const STAFF = [ADMIN, OPERATOR, COLLECTOR, PROVIDER];
 const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'GET /health': 'public',
   'POST /api/auth/signin': 'public',
+  'GET /api/client-config': 'public',
 
   'POST /finance/users/create': [ADMIN],
   'GET /finance/users': [ADMIN],
@@ -75,6 +76,8 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'GET /finance/collections/stats': [ADMIN, COLLECTOR],
 
   'GET /finance/reports/portfolio': [ADMIN],
+  'GET /finance/reports/payments-per-day': [ADMIN],
+  'GET /finance/audit': [ADMIN],
 
   'POST /finance/feedback/create': [ADMIN, OPERATOR, COLLECTOR],
   'GET /finance/feedback': [ADMIN, OPERATOR, COLLECTOR],

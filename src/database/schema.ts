@@ -20,6 +20,7 @@ import { PaymentSources1764892800000 } from './migrations/1764892800000-PaymentS
 import { NormalisedIdentifiers1764979200000 } from './migrations/1764979200000-NormalisedIdentifiers.js';
 import { AccountsHardening1765065600000 } from './migrations/1765065600000-AccountsHardening.js';
 import { CollectionCallsRepossessed1765152000000 } from './migrations/1765152000000-CollectionCallsRepossessed.js';
+import { SearchIndexes1765238400000 } from './migrations/1765238400000-SearchIndexes.js';
 import { Imports1765411200000 } from './migrations/1765411200000-Imports.js';
 
 /**
@@ -35,4 +36,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   NormalisedIdentifiers1764979200000,
   AccountsHardening1765065600000,
   CollectionCallsRepossessed1765152000000,
+  SearchIndexes1765238400000,
   Imports1765411200000];
