@@ -45,7 +45,7 @@ describe('kill -9 of an instance in the middle of an import', () => {
     const form = new FormData();
     form.set('kind', 'customers');
     form.set('mode', 'apply');
-    form.set('file', new Blob([bookFile(deal.body.dealid)], { type: 'text/csv' }), 'kill.csv');
+    form.set('file', new Blob([new Uint8Array(bookFile(deal.body.dealid))], { type: 'text/csv' }), 'kill.csv');
     const res = await fetch(`${instance.url}/finance/imports`, { method: 'POST', headers: { 'x-access-token': admin }, body: form });
     expect(res.status).toBe(202);
     const { importid } = (await res.json()) as { importid: number };
