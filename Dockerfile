@@ -6,7 +6,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
 COPY tools ./tools
-RUN npm run build && npm prune --omit=dev
+COPY web ./web
+RUN npm run build && node tools/build-web.mjs && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000
@@ -14,6 +15,7 @@ WORKDIR /app
 # The embedded PostgreSQL refuses to run as root; the service runs as the unprivileged "node" user.
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+COPY --from=build --chown=node:node /app/web/dist ./web/dist
 COPY --chown=node:node package.json ./
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node

@@ -1,3 +1,4 @@
+import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -14,9 +15,12 @@ import { AppConfig } from './config/app-config.js';
 import { runMigrations } from './database/migrate.js';
 import { acceptFormDeliveryReports } from './modules/messages/http/delivery-reports.controller.js';
 import { setUpSwagger } from './swagger.js';
+import { setUpWebClient } from './web-client.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
 export const MAX_PARAM_LENGTH = 200;
+/** The routes that take multipart/form-data (a file) instead of JSON. */
+const MULTIPART_ROUTES = new Set(['POST /finance/imports']);
 
 function frameworkError(error: { code?: string }): { status: number; message: string } {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status: 400, message: `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.` };
@@ -70,8 +74,17 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   app.useGlobalFilters(new AllExceptionsFilter());
   // Keep parsing `application/json` only: Fastify's default text/plain parser would let raw text reach handlers.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
+  // multipart/form-data for the file uploads of MULTIPART_ROUTES only (its size cap is checked per request, IMPORT_MAX_MB);
+  // the plugin's parser is global, so every other route keeps answering a form with the JSON routes' 415.
+  await app.register(fastifyMultipart, { limits: { fileSize: config.importMaxMb * 1024 * 1024, files: 1, fields: 10, parts: 11 } });
+  app.getHttpAdapter().getInstance().addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (/^multipart\//i.test(request.headers['content-type'] ?? '') && !MULTIPART_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) {
+      await reply.code(415).send({ message: 'Unsupported Content-Type: send application/json.' });
+    }
+  });
   // …and form bodies for the SMS gateway's delivery reports, on that route alone
   acceptFormDeliveryReports(app.getHttpAdapter().getInstance());
+  await setUpWebClient(app);
   setUpSwagger(app, config);
   await runMigrations(dataSource);
   await app.init();

@@ -23,6 +23,10 @@ import { CollectionsModule } from './modules/collections/collections.module.js';
 import { ReportsModule } from './modules/reports/reports.module.js';
 import { FeedbackModule } from './modules/feedback/feedback.module.js';
 import { MessagesModule } from './modules/messages/messages.module.js';
+import { ImportsModule } from './modules/imports/imports.module.js';
+import { ExportsModule } from './modules/exports/exports.module.js';
+import { AuditReadModule } from './modules/audit/audit.module.js';
+import { ClientConfigModule } from './modules/client-config/client-config.controller.js';
 
 @Module({})
 export class AppModule {
@@ -51,6 +55,10 @@ export class AppModule {
         ReportsModule,
         FeedbackModule,
         MessagesModule,
+        ImportsModule,
+        ExportsModule,
+        AuditReadModule,
+        ClientConfigModule,
       ],
     };
   }

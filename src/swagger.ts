@@ -21,6 +21,10 @@ export const TAGS: Record<string, string> = {
   Reports: 'Portfolio figures for management and investors.',
   Feedback: 'What customers told the staff.',
   Messages: 'SMS to customers (receipts, reminders, lock and paid-off notices, operators’ own), their delivery state, customers’ language and opt-out, and the gateway’s delivery reports.',
+  Imports: 'Bring a book in: CSV files of customers (with their deal and what they paid so far) or payments, validated row by row, applied all or nothing in the background.',
+  Exports: 'Take data out: CSV files streamed from the database (customers, payments, collection calls, the portfolio as a loan tape).',
+  History: 'The audit log: who changed what and when (ADMIN only).',
+  'Web client': 'Settings the back-office web client served at `/` needs before sign-in.',
   Operations: 'Health of the service and its dependencies, for monitoring.',
 };
 

@@ -1,5 +1,5 @@
 import { Role } from '../src/common/auth/role.js';
-import { DeviceJobs } from '../src/modules/devices/application/device-jobs.js';
+import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -85,7 +85,7 @@ describe('A book of 14 deals moved through time', () => {
   const report = async (query = '') => (await t.http.get(`/finance/reports/portfolio${query}`).set('x-access-token', admin).expect(200)).body;
   const rate = async (startdate: string, enddate: string) => (await report(`?startdate=${startdate}&enddate=${enddate}`)).collection;
   const generate = async () => {
-    await t.app.get(DeviceJobs).lockOverdue();
+    await t.app.get(ContractJobs).lockOverdue();
     return (await t.http.post('/finance/collections/generate').set('x-access-token', collector).send({}).expect(200)).body;
   };
   const callsByDeal = async () => {

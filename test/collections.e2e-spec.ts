@@ -1,7 +1,7 @@
 import { Role } from '../src/common/auth/role.js';
 import { Money } from '../src/common/money/money.js';
-import { amountInArrears } from '../src/modules/customers/domain/credit-policy.js';
-import { DeviceJobs } from '../src/modules/devices/application/device-jobs.js';
+import { amountInArrears } from '../src/modules/contracts/domain/credit-policy.js';
+import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -110,7 +110,7 @@ describe('Collections', () => {
         await pay(c.customerid, paid);
         t.clock.set(at(TODAY));
       }
-      await t.app.get(DeviceJobs).lockOverdue();
+      await t.app.get(ContractJobs).lockOverdue();
       await generate();
       const call = (await openCallOf(c.customerid))!;
       expect(call.amountinarrears).toBe(expected);

@@ -1,6 +1,6 @@
 import { Role } from '../src/common/auth/role.js';
 import { DeliveryWorker } from '../src/modules/device-commands/application/delivery.worker.js';
-import { DeviceJobs } from '../src/modules/devices/application/device-jobs.js';
+import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { LockSimulator, startLockSimulator } from '../tools/simulators/lock-simulator.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
@@ -12,14 +12,14 @@ describe('Device locking, bonus days and repossession', () => {
   let operator: string;
   let dealid: number;
   let worker: DeliveryWorker;
-  let jobs: DeviceJobs;
+  let jobs: ContractJobs;
   beforeAll(async () => {
     lock = await startLockSimulator({ apiKey: 'lock-key' });
     t = await startTestApp({ now: new Date('2026-03-10T08:00:00Z'), env: { DEVICE_LOCK_API_URL: lock.url, DEVICE_LOCK_API_KEY: 'lock-key' } });
     operator = await t.token(Role.OPERATOR);
     dealid = (await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
     worker = t.app.get(DeliveryWorker);
-    jobs = t.app.get(DeviceJobs);
+    jobs = t.app.get(ContractJobs);
   });
   afterAll(async () => {
     try {

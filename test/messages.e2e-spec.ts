@@ -1,5 +1,5 @@
 import { Role } from '../src/common/auth/role.js';
-import { DeviceJobs } from '../src/modules/devices/application/device-jobs.js';
+import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { MessagesService } from '../src/modules/messages/application/messages.service.js';
 import { SmsDeliveryWorker } from '../src/modules/messages/application/sms-delivery.worker.js';
 import { SmsSimulator, startSmsSimulator } from '../tools/simulators/sms-simulator.js';
@@ -75,7 +75,7 @@ describe('Customer messages by SMS', () => {
     const c = await registerCustomer(t, dealid);
     await pay(c.customerid, 45000).expect(201);
     t.clock.set(new Date('2026-04-09T06:00:00Z')); // within quiet hours: only reminders wait
-    await t.app.get(DeviceJobs).lockOverdue();
+    await t.app.get(ContractJobs).lockOverdue();
     await pay(c.customerid, 495000, 'FINAL-1').expect(201);
     await settle();
     const texts = sms.sentTo(c.telephone).map((m) => m.message);
@@ -93,7 +93,7 @@ describe('Customer messages by SMS', () => {
     expect(list[0]).toMatchObject({ encoding: 'GSM-7', segments: 2, language: 'en', telephone: c.telephone, attempts: 1, gatewaymessageid: expect.stringMatching(/^ATXid_/) });
     expect(list[1]).toMatchObject({ segments: 1 });
     // nothing is sent twice, whatever runs again
-    await t.app.get(DeviceJobs).lockOverdue();
+    await t.app.get(ContractJobs).lockOverdue();
     await settle();
     expect(sms.sentTo(c.telephone)).toHaveLength(5);
   });

@@ -1,6 +1,6 @@
 import { Role } from '../src/common/auth/role.js';
 import { addDays } from '../src/common/time/business-date.js';
-import { DealStateService } from '../src/modules/customers/application/deal-state.service.js';
+import { ContractsService } from '../src/modules/contracts/application/contracts.service.js';
 import { createDeal, registerCustomer, registrationBody } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -146,7 +146,7 @@ describe('Payments that are never lost', () => {
     it('keeps the payment when the crediting code itself throws (a bug), and answers 200', async () => {
       const c = await registerCustomer(t, dealid);
       const id = txid();
-      const dealState = t.app.get(DealStateService);
+      const dealState = t.app.get(ContractsService);
       const credit = dealState.credit.bind(dealState);
       dealState.credit = () => Promise.reject(new TypeError('Cannot read properties of undefined'));
       try {

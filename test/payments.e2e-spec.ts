@@ -119,7 +119,7 @@ describe('Manual payments', () => {
   it('detects a deal that disagrees with its ledger', async () => {
     const c = await registerCustomer(t, dealid);
     await t.db.query('UPDATE customer_deals SET amountpaid = amountpaid + 1, balance = balance - 1 WHERE customer_id = $1', [c.customerid]);
-    const { LedgerVerifier } = await import('../src/modules/customers/application/ledger-verifier.js');
+    const { LedgerVerifier } = await import('../src/modules/contracts/application/ledger-verifier.js');
     const report = await t.app.get(LedgerVerifier).verify('2026-03-10');
     expect(report.differences.map((d) => d.field).sort()).toEqual(['amountpaid', 'balance']);
     await t.db.query('UPDATE customer_deals SET amountpaid = amountpaid - 1, balance = balance + 1 WHERE customer_id = $1', [c.customerid]);

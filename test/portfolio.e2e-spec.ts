@@ -1,7 +1,7 @@
 import { Role } from '../src/common/auth/role.js';
 import { Money } from '../src/common/money/money.js';
 import { addDays, businessDay } from '../src/common/time/business-date.js';
-import { amountInArrears } from '../src/modules/customers/domain/credit-policy.js';
+import { amountInArrears } from '../src/modules/contracts/domain/credit-policy.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 import { startTestApp, TestApp } from './support/test-app.js';

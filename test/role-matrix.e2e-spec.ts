@@ -24,6 +24,7 @@ const STAFF = [ADMIN, OPERATOR, COLLECTOR, PROVIDER];
 const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'GET /health': 'public',
   'POST /api/auth/signin': 'public',
+  'GET /api/client-config': 'public',
 
   'POST /finance/users/create': [ADMIN],
   'GET /finance/users': [ADMIN],
@@ -75,6 +76,8 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'GET /finance/collections/stats': [ADMIN, COLLECTOR],
 
   'GET /finance/reports/portfolio': [ADMIN],
+  'GET /finance/reports/payments-per-day': [ADMIN],
+  'GET /finance/audit': [ADMIN],
 
   'POST /finance/feedback/create': [ADMIN, OPERATOR, COLLECTOR],
   'GET /finance/feedback': [ADMIN, OPERATOR, COLLECTOR],
@@ -83,6 +86,13 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'POST /finance/messages/send': [ADMIN, OPERATOR],
   'POST /finance/customers/preferences': [ADMIN, OPERATOR],
   'POST /sms/delivery-reports': 'public',
+  'POST /finance/imports': [ADMIN],
+  'GET /finance/imports': [ADMIN],
+  'GET /finance/imports/{importid}': [ADMIN],
+  'GET /finance/exports/customers.csv': [ADMIN],
+  'GET /finance/exports/payments.csv': [ADMIN],
+  'GET /finance/exports/collections.csv': [ADMIN],
+  'GET /finance/exports/portfolio.csv': [ADMIN],
 };
 
 interface Fixtures {
@@ -97,12 +107,15 @@ interface Fixtures {
   passwordUserId: number;
   signIn: { username: string; password: string };
   unmatched: Partial<Record<Role, string>>;
+  importid: number;
 }
 
 interface Req {
   path?: string;
   query?: Record<string, string | number>;
   body?: unknown;
+  /** multipart/form-data instead of a JSON body: text fields and the file (POST /finance/imports) */
+  form?: { fields: Record<string, string>; file: Buffer };
 }
 
 const unique = () => randomBytes(5).toString('hex');
@@ -187,6 +200,10 @@ const PLAUSIBLE: Record<string, (f: Fixtures, role: Role) => Req> = {
   'POST /finance/customers/preferences': (f) => ({ body: { customerid: f.customerid, language: 'sw', smsoptout: false } }),
   // the gateway's key, an id no message has: 200 and nothing changes
   'POST /sms/delivery-reports': () => ({ query: { key: 'matrix-sms-callback-key' }, body: { id: 'ATXid_matrix', status: 'Success' } }),
+  'POST /finance/imports': () => ({ form: { fields: { kind: 'payments', mode: 'validate' }, file: Buffer.from('externalid,payg,amount,reference,date\r\n') } }),
+  'GET /finance/imports': () => ({ query: { page: 1, limit: 5 } }),
+  'GET /finance/imports/{importid}': (f) => ({ path: fillPath('/finance/imports/{importid}', { importid: f.importid }) }),
+  'GET /finance/exports/payments.csv': () => ({ query: { startdate: '2026-01-01', enddate: '2026-01-15' } }),
 };
 
 const ROWS = Object.entries(ROLE_TABLE);
@@ -278,6 +295,15 @@ describe('Role matrix: every route × no token, every staff role and forged toke
       passwordUserId: (await t.user(OPERATOR)).id,
       signIn: { username: signInUser.username, password: signInUser.password },
       unmatched,
+      importid: (
+        await t.http
+          .post('/finance/imports')
+          .set('x-access-token', tokens[ADMIN])
+          .field('kind', 'payments')
+          .field('mode', 'validate')
+          .attach('file', Buffer.from('externalid,payg,amount,reference,date\r\n'), 'matrix.csv')
+          .expect(200)
+      ).body.importid,
     };
   });
   afterAll(async () => {
@@ -293,6 +319,10 @@ describe('Role matrix: every route × no token, every staff role and forged toke
     let r = method === 'GET' ? t.http.get(url) : t.http.post(url);
     if (req.query) r = r.query(req.query);
     if (token !== undefined) r = r.set('x-access-token', token);
+    if (req.form) {
+      for (const [name, value] of Object.entries(req.form.fields)) r = r.field(name, value);
+      return r.attach('file', req.form.file, 'matrix.csv');
+    }
     return method === 'GET' ? r : r.send((req.body ?? {}) as object);
   };
   const requestFor = (key: string, role: Role) => (PLAUSIBLE[key] ?? (() => ({})))(f, role);

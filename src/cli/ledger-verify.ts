@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app-config.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import { businessDay } from '../common/time/business-date.js';
-import { LedgerVerifier } from '../modules/customers/application/ledger-verifier.js';
+import { LedgerVerifier } from '../modules/contracts/application/ledger-verifier.js';
+import { ContractsRepository } from '../modules/contracts/infrastructure/contracts.repository.js';
 import { resolveDatabase } from './database-url.js';
 
 /**
@@ -15,7 +16,7 @@ async function main(): Promise<number> {
   const { url, embedded } = await resolveDatabase(config);
   const dataSource = await new DataSource(dataSourceOptions(url, 2)).initialize();
   try {
-    const report = await new LedgerVerifier(dataSource).verify(businessDay(new Date(), config.businessTimeZone));
+    const report = await new LedgerVerifier(new ContractsRepository(dataSource)).verify(businessDay(new Date(), config.businessTimeZone));
     console.log(JSON.stringify({ deals: report.deals, payments: report.payments, ledgertotal: report.ledgertotal, differences: report.differences.length }));
     for (const d of report.differences.slice(0, 100)) console.log(JSON.stringify(d));
     return report.differences.length === 0 ? 0 : 1;

@@ -1,8 +1,10 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { JobScheduler } from './jobs/job-scheduler.js';
+import { BusinessClock } from './time/business-clock.js';
 import { Clock, SystemClock } from './time/clock.js';
 
-/** Configuration and the clock, available everywhere. Tests hand in their own config and a manual clock. */
+/** Configuration, the clock, the business day and the job scheduler, available everywhere. Tests hand in their own config and a manual clock. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -12,8 +14,10 @@ export class CoreModule {
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },
+        BusinessClock,
+        JobScheduler,
       ],
-      exports: [AppConfig, Clock],
+      exports: [AppConfig, Clock, BusinessClock, JobScheduler],
     };
   }
 }

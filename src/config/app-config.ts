@@ -90,6 +90,9 @@ class EnvironmentVariables {
   @IsOptional() @IsIn(['true', 'false'])
   JOBS_ENABLED?: string;
 
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(1024)
+  IMPORT_MAX_MB?: number;
+
   @IsOptional() @IsString()
   DATA_DIR?: string;
 
@@ -158,6 +161,8 @@ export class AppConfig {
   tempUnlockMaxHours: number;
   logLevel: string;
   jobsEnabled: boolean;
+  /** largest import file, in MB (1 MB = 1,048,576 bytes) */
+  importMaxMb: number;
   /** customer messages and their gateway (DESIGN part 11) */
   sms: {
     url?: string;
@@ -240,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tempUnlockMaxHours: vars.TEMP_UNLOCK_MAX_HOURS ?? 72,
     logLevel: vars.LOG_LEVEL ?? 'info',
     jobsEnabled: (vars.JOBS_ENABLED ?? 'true') === 'true',
+    importMaxMb: vars.IMPORT_MAX_MB ?? 50,
     sms,
   };
 }

@@ -1,7 +1,7 @@
 import { AuditLogEntity } from '../common/audit/audit-log.entity.js';
 import { AccountEntity } from '../modules/accounts/infrastructure/account.entity.js';
 import { PaymentEntity } from '../modules/accounts/infrastructure/payment.entity.js';
-import { CustomerDealEntity } from '../modules/customers/infrastructure/customer-deal.entity.js';
+import { CustomerDealEntity } from '../modules/contracts/infrastructure/customer-deal.entity.js';
 import { CustomerEntity } from '../modules/customers/infrastructure/customer.entity.js';
 import { DealEntity } from '../modules/deals/infrastructure/deal.entity.js';
 import { MobileMoneyTransactionEntity } from '../modules/payments/infrastructure/mobile-money-transaction.entity.js';
@@ -21,7 +21,9 @@ import { PaymentSources1764892800000 } from './migrations/1764892800000-PaymentS
 import { NormalisedIdentifiers1764979200000 } from './migrations/1764979200000-NormalisedIdentifiers.js';
 import { AccountsHardening1765065600000 } from './migrations/1765065600000-AccountsHardening.js';
 import { CollectionCallsRepossessed1765152000000 } from './migrations/1765152000000-CollectionCallsRepossessed.js';
+import { SearchIndexes1765238400000 } from './migrations/1765238400000-SearchIndexes.js';
 import { CustomerMessages1765324800000 } from './migrations/1765324800000-CustomerMessages.js';
+import { Imports1765411200000 } from './migrations/1765411200000-Imports.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -36,4 +38,6 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   NormalisedIdentifiers1764979200000,
   AccountsHardening1765065600000,
   CollectionCallsRepossessed1765152000000,
-  CustomerMessages1765324800000];
+  SearchIndexes1765238400000,
+  CustomerMessages1765324800000,
+  Imports1765411200000];

@@ -7,7 +7,8 @@ import { DataSource } from 'typeorm';
 import { businessDay } from '../../src/common/time/business-date.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { loadEmbeddedPostgres, postgresScratchDir } from '../../src/database/postgres-reach.js';
-import { LedgerReport, LedgerVerifier } from '../../src/modules/customers/application/ledger-verifier.js';
+import { LedgerReport, LedgerVerifier } from '../../src/modules/contracts/application/ledger-verifier.js';
+import { ContractsRepository } from '../../src/modules/contracts/infrastructure/contracts.repository.js';
 import { uniqueImei, uniqueTelephone } from './fixtures.js';
 import { api, signIn } from './instances.js';
 import { freePort } from './ports.js';
@@ -167,7 +168,7 @@ export async function withClient<T>(databaseUrl: string, fn: (c: pg.Client) => P
 export async function verifyMoney(databaseUrl: string): Promise<LedgerReport & { orphans: unknown[] }> {
   const dataSource = await new DataSource(dataSourceOptions(databaseUrl, 2)).initialize();
   try {
-    const report = await new LedgerVerifier(dataSource).verify(businessDay(new Date(), 'UTC'));
+    const report = await new LedgerVerifier(new ContractsRepository(dataSource)).verify(businessDay(new Date(), 'UTC'));
     const orphans = (await dataSource.query(`
       SELECT coalesce(t.id, p.reference) AS id, t.status, count(p.id)::int AS payments
       FROM mobile_money_transactions t

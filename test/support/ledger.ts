@@ -1,5 +1,5 @@
 import { businessDay } from '../../src/common/time/business-date.js';
-import { LedgerVerifier } from '../../src/modules/customers/application/ledger-verifier.js';
+import { LedgerVerifier } from '../../src/modules/contracts/application/ledger-verifier.js';
 import type { TestApp } from './test-app.js';
 
 /** The ledger check every money test ends with: every deal equals what its payment rows imply. */

@@ -7,7 +7,7 @@ import { AuditWriter } from './audit-writer.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Where the record a request changed is named: in the answer first, then in the request. */
-const RECORD_KEYS = ['paymentid', 'customerid', 'dealid', 'itemid', 'callid', 'commandid', 'feedbackid', 'transactionid', 'accountid', 'reference', 'id'];
+const RECORD_KEYS = ['importid', 'paymentid', 'customerid', 'dealid', 'itemid', 'callid', 'commandid', 'feedbackid', 'transactionid', 'accountid', 'reference', 'id'];
 
 function recordIdOf(...sources: unknown[]): string | null {
   for (const source of sources) {

@@ -8,6 +8,8 @@ export enum ErrorKind {
   FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
   CONFLICT = 'CONFLICT',
+  TOO_LARGE = 'TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   RATE_LIMITED = 'RATE_LIMITED',
   UPSTREAM_FAILED = 'UPSTREAM_FAILED',
   UNAVAILABLE = 'UNAVAILABLE',
@@ -28,3 +30,4 @@ export class DomainError extends Error {
 export const notFound = (code: string, message: string) => new DomainError(ErrorKind.NOT_FOUND, code, message);
 export const conflict = (code: string, message: string) => new DomainError(ErrorKind.CONFLICT, code, message);
 export const invalid = (code: string, message: string) => new DomainError(ErrorKind.INVALID, code, message);
+export const tooLarge = (code: string, message: string) => new DomainError(ErrorKind.TOO_LARGE, code, message);

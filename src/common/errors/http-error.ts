@@ -23,6 +23,10 @@ function statusOf(kind: ErrorKind): number {
       return HttpStatus.NOT_FOUND;
     case ErrorKind.CONFLICT:
       return HttpStatus.CONFLICT;
+    case ErrorKind.TOO_LARGE:
+      return HttpStatus.PAYLOAD_TOO_LARGE;
+    case ErrorKind.UNSUPPORTED_MEDIA_TYPE:
+      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case ErrorKind.RATE_LIMITED:
       return HttpStatus.TOO_MANY_REQUESTS;
     case ErrorKind.UPSTREAM_FAILED:

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CustomersModule } from '../customers/customers.module.js';
+import { ContractsModule } from '../contracts/contracts.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { CollectionsJob } from './application/collections.job.js';
 import { CollectionsService } from './application/collections.service.js';
@@ -7,7 +7,7 @@ import { CollectionsController } from './http/collections.controller.js';
 import { CollectionCallsRepository } from './infrastructure/collection-calls.repository.js';
 
 @Module({
-  imports: [CustomersModule, UsersModule],
+  imports: [ContractsModule, UsersModule],
   controllers: [CollectionsController],
   providers: [CollectionsService, CollectionsJob, CollectionCallsRepository],
   exports: [CollectionsService],

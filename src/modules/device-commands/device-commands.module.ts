@@ -5,11 +5,12 @@ import { DeviceCommandsRepository } from './infrastructure/device-commands.repos
 import { HttpLockPlatform, LockPlatform } from './infrastructure/lock-platform.js';
 
 /**
- * The outbox of device commands and its delivery to the lock platform. A module of its own, below
- * customers, payments and devices, because each of them writes commands in its own transactions.
+ * The outbox of device commands (the device_commands table, written here only) and its delivery to
+ * the lock platform. A module of its own, below contracts, because contracts writes a command in the
+ * transaction of every change it announces; the device routes above contracts are the devices module.
  */
 @Module({
   providers: [DeviceCommandsService, DeviceCommandsRepository, DeliveryWorker, { provide: LockPlatform, useClass: HttpLockPlatform }],
-  exports: [DeviceCommandsService, DeliveryWorker, DeviceCommandsRepository],
+  exports: [DeviceCommandsService, DeliveryWorker],
 })
 export class DeviceCommandsModule {}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ContractsModule } from '../contracts/contracts.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { MessagesService } from './application/messages.service.js';
 import { RemindersJob } from './application/reminders.job.js';
@@ -13,7 +14,7 @@ import { AfricasTalkingGateway, SmsGateway } from './infrastructure/sms-gateway.
  * delivery worker and the gateway adapter; owns sms_messages and customer_preferences.
  */
 @Module({
-  imports: [CustomersModule],
+  imports: [CustomersModule, ContractsModule],
   controllers: [MessagesController, DeliveryReportsController],
   providers: [MessagesService, MessagesRepository, SmsDeliveryWorker, RemindersJob, DeliveryReportKeyGuard, { provide: SmsGateway, useClass: AfricasTalkingGateway }],
   exports: [MessagesService],

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
+import { ContractsModule } from '../contracts/contracts.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { LookupJob } from './application/lookup.job.js';
 import { MobileMoneyService } from './application/mobile-money.service.js';
@@ -10,7 +11,7 @@ import { HttpMobileMoneyProvider, MobileMoneyProvider } from './infrastructure/m
 import { MobileMoneyRepository } from './infrastructure/mobile-money.repository.js';
 
 @Module({
-  imports: [CustomersModule, AccountsModule],
+  imports: [CustomersModule, ContractsModule, AccountsModule],
   controllers: [PaymentsController, AmlogsController],
   providers: [PaymentsService, MobileMoneyService, MobileMoneyRepository, LookupJob, { provide: MobileMoneyProvider, useClass: HttpMobileMoneyProvider }],
   exports: [MobileMoneyService],

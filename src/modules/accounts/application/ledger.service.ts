@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { conflict } from '../../../common/errors/domain-error.js';
-import { isUniqueViolation } from '../../../common/database/postgres-errors.js';
 import { Money } from '../../../common/money/money.js';
-import { LedgerRepository, LedgerRow } from '../infrastructure/ledger.repository.js';
-import { PaymentType } from '../infrastructure/payment.entity.js';
+import { PaymentType } from '../domain/payment-type.js';
+import { LedgerRow } from '../ledger.sql.js';
+import { LedgerRepository } from '../infrastructure/ledger.repository.js';
+
 
 export interface PaymentView {
   paymentid: number;
@@ -18,22 +19,22 @@ export interface PaymentView {
 
 export const referenceUsed = (reference: string) => conflict('PAYMENT_REFERENCE_USED', `Reference ${reference} is already used by another payment.`);
 
+export function paymentView(row: LedgerRow): PaymentView {
+  return {
+    paymentid: Number(row.id),
+    customerid: row.customer_id,
+    amount: Money.of(row.amount).toNumber(),
+    reference: row.reference,
+    narration: row.narration,
+    type: row.type,
+    createdat: new Date(row.created_at).toISOString(),
+  };
+}
+
 /** The payment ledger: append-only rows, the record of truth for every balance. */
 @Injectable()
 export class LedgerService {
   constructor(private readonly ledger: LedgerRepository) {}
-
-  static view(row: LedgerRow): PaymentView {
-    return {
-      paymentid: Number(row.id),
-      customerid: row.customer_id,
-      amount: Money.of(row.amount).toNumber(),
-      reference: row.reference,
-      narration: row.narration,
-      type: row.type,
-      createdat: new Date(row.created_at).toISOString(),
-    };
-  }
 
   /**
    * Records one payment inside the caller's transaction. A reference its source used before is a 409;
@@ -45,21 +46,18 @@ export class LedgerService {
     em: EntityManager,
     entry: { customerId: number; customerDealId: number; amount: Money; reference: string; narration: string; type: PaymentType; createdBy: number | null },
   ): Promise<PaymentView> {
-    try {
-      return LedgerService.view(await this.ledger.append(em, { ...entry, amount: entry.amount.toFixed() }));
-    } catch (error) {
-      // The transaction is aborted either way; the caller's transaction rolls back on this error.
-      if (isUniqueViolation(error, 'payments_type_reference_key')) throw referenceUsed(entry.reference);
-      throw error;
-    }
+    const row = await this.ledger.append(em, { ...entry, amount: entry.amount.toFixed() });
+    if (!row) throw referenceUsed(entry.reference);
+    return paymentView(row);
   }
 
   async recent(customerId: number, limit: number): Promise<PaymentView[]> {
-    return (await this.ledger.recent(customerId, limit)).map(LedgerService.view);
+    return (await this.ledger.recent(customerId, limit)).map(paymentView);
   }
 
-  async amountsForDeal(customerDealId: number, em?: EntityManager): Promise<Money[]> {
-    return (await this.ledger.amountsForDeal(customerDealId, em)).map((r) => Money.of(r.amount));
+  /** Of these references, the ones its source (type) already used. */
+  referencesUsed(type: PaymentType, references: string[], em?: EntityManager): Promise<Set<string>> {
+    return this.ledger.referencesUsed(type, references, em);
   }
 
   referenceUsed(type: PaymentType, reference: string, em?: EntityManager): Promise<boolean> {

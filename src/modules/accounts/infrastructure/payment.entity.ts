@@ -1,10 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-
-export enum PaymentType {
-  DEPOSIT = 'DEPOSIT',
-  MANUAL = 'MANUAL',
-  MOBILE_MONEY = 'MOBILE_MONEY',
-}
+import { PaymentType } from '../domain/payment-type.js';
 
 /** One ledger row per payment. Rows are never updated or deleted (a database trigger refuses it). */
 @Entity('payments')

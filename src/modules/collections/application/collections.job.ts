@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { CollectionsService } from './collections.service.js';
 
@@ -11,27 +12,18 @@ const FIRST_RUN_DELAY_MS = 30_000;
  * idempotent and race-free, so every instance may run it.
  */
 @Injectable()
-export class CollectionsJob implements OnApplicationBootstrap, OnModuleDestroy {
+export class CollectionsJob implements OnApplicationBootstrap {
   private readonly logger = new Logger('CollectionsJob');
-  private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly collections: CollectionsService,
+    private readonly jobs: JobScheduler,
     private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    const minutes = this.config.collectionsGenerateMinutes;
-    if (!this.config.jobsEnabled || minutes === 0) return;
-    const first = setTimeout(() => void this.run(), Math.min(FIRST_RUN_DELAY_MS, minutes * 60_000));
-    const every = setInterval(() => void this.run(), minutes * 60_000);
-    first.unref();
-    every.unref();
-    this.timers.push(first, every);
-  }
-
-  onModuleDestroy(): void {
-    this.timers.forEach((t) => clearTimeout(t));
+    const everyMs = this.config.collectionsGenerateMinutes * 60_000;
+    this.jobs.schedule({ name: 'collection-calls', everyMs, firstAfterMs: Math.min(FIRST_RUN_DELAY_MS, everyMs), run: () => this.run() });
   }
 
   async run(): Promise<void> {

@@ -4,9 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser, Role } from '../../../common/auth/role.js';
 import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
-import { CustomersService } from '../../customers/application/customers.service.js';
-import { DealChange, DealEvents } from '../../customers/application/deal-events.js';
-import { DealState, DealStatus } from '../../customers/domain/credit-policy.js';
+import { BusinessClock } from '../../../common/time/business-clock.js';
+import { DealChange, DealEvents } from '../../contracts/application/deal-events.js';
+import { DealState, DealStatus } from '../../contracts/domain/credit-policy.js';
 import { UsersService } from '../../users/application/users.service.js';
 import { userNotFound } from '../../users/domain/user-errors.js';
 import {
@@ -56,7 +56,7 @@ export class CollectionsService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly calls: CollectionCallsRepository,
-    private readonly customers: CustomersService,
+    private readonly businessClock: BusinessClock,
     private readonly users: UsersService,
     private readonly dealEvents: DealEvents,
   ) {}
@@ -93,7 +93,7 @@ export class CollectionsService implements OnModuleInit {
    * several instances at once: the unique index on open calls lets only one call per deal in.
    */
   async generate(): Promise<{ opened: number; refreshed: number; today: string }> {
-    const today = this.customers.today();
+    const today = this.businessClock.today();
     const opened = await this.calls.openForOverdueDeals(today);
     const refreshed = await this.calls.refreshOpenCalls(today);
     return { opened, refreshed, today };
@@ -131,7 +131,7 @@ export class CollectionsService implements OnModuleInit {
     input: { callid: number; status: CallStatus; notes: string; promisedate?: string },
     actor: AuthUser,
   ): Promise<CallView> {
-    checkPromiseDate(input.promisedate, this.customers.today());
+    checkPromiseDate(input.promisedate, this.businessClock.today());
     return this.dataSource.transaction(async (em) => {
       const call = await this.calls.lockCall(em, input.callid);
       if (!call) throw callNotFound(input.callid);

@@ -2,11 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { param } from '../../../common/database/sql.js';
-import {
-  ACTIVE_DEAL_SQL,
-  ARREARS_SQL,
-  DAYS_OVERDUE_SQL,
-} from '../../customers/infrastructure/deal-figures.sql.js';
+import { ACTIVE_DEAL_SQL, ARREARS_SQL, DAYS_OVERDUE_SQL } from '../../contracts/contract.sql.js';
+import { CUSTOMER_CONTACT_COLUMNS, JOIN_CUSTOMER } from '../../customers/customer.sql.js';
 import { CallStatus, Resolution } from '../domain/collection-call.js';
 import { CollectionCallEntity } from './collection-call.entity.js';
 
@@ -33,10 +30,10 @@ export interface CallRow {
 }
 
 const SELECT_CALL = `
-  SELECT k.id AS callid, k.customer_id AS customerid, k.customer_deal_id AS customerdealid, c.fullname, c.telephone, c.payg,
+  SELECT k.id AS callid, k.customer_id AS customerid, k.customer_deal_id AS customerdealid, ${CUSTOMER_CONTACT_COLUMNS},
          k.status, k.amountinarrears, k.daysoverdue, k.nextpaymentdate, k.assigned_to AS assignedto, k.notes, k.promisedate,
          k.resolution, k.created_at AS createdat, k.called_at AS calledat, k.resolved_at AS resolvedat, k.updated_at AS updatedat
-  FROM collection_calls k JOIN customers c ON c.id = k.customer_id`;
+  FROM collection_calls k ${JOIN_CUSTOMER('k.customer_id')}`;
 
 /**
  * Collections read the deals they collect on straight from customer_deals, in the same statement

@@ -1,20 +1,277 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
-import { DealStateService } from '../../customers/application/deal-state.service.js';
+import { Money } from '../../../common/money/money.js';
+import { BusinessClock } from '../../../common/time/business-clock.js';
+import { Clock } from '../../../common/time/clock.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { LedgerService, PaymentView, paymentView, referenceUsed } from '../../accounts/application/ledger.service.js';
+import { PaymentType } from '../../accounts/domain/payment-type.js';
+import { CommandView, DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
+import { commandForState, commandForTransition, DeviceAction, DeviceRef } from '../../device-commands/domain/device-command.js';
+import type { ContractRow } from '../contract.sql.js';
+import {
+  alreadyRepossessed,
+  bonusLimit,
+  contractNotFound,
+  nothingToSync,
+  paidOffNoBonus,
+  paidOffNoUnlock,
+  repossessed,
+  tempUnlockLimit,
+} from '../domain/contract-errors.js';
+import { applyPayment, DealState, DealStatus, deriveDealState, stateFromAmountPaid } from '../domain/credit-policy.js';
+import { ContractsRepository, DealStateUpdate, UnlockedDealDue } from '../infrastructure/contracts.repository.js';
+import { contractView, CustomerDealView, stateOf, termsOf } from './contract-view.js';
+import { DealChange, DealEvents } from './deal-events.js';
 
-/** A customer's contract is their deal: repossession ends it for good. */
+export interface CreditInput {
+  customerId: number;
+  amount: Money;
+  reference: string;
+  narration: string;
+  type: PaymentType;
+  createdBy: number | null;
+}
+
+export interface CreditResult {
+  payment: PaymentView;
+  before: DealStatus;
+  deal: CustomerDealView;
+}
+
+/** What registration hands over to open a customer's contract. */
+export interface OpenContractInput {
+  customerId: number;
+  imei: string;
+  payg: string;
+  deal: { dealid: number; dealname: string; totalamount: Money; monthly: Money };
+  deposit: Money;
+  createdBy: number;
+  /** A contract brought in by an import (DESIGN part 12): it keeps its start date and what was paid before. */
+  migrated?: { startdate: string; amountpaid: Money; openingReference: string; serialnumber: string | null };
+}
+
+/** A customer's deal row locked for the current transaction (LOCK_CONTRACT_OF), to hand to credit(). */
+export type LockedContract = ContractRow;
+
+function stateUpdate(after: DealState, bonusdays: number): DealStateUpdate {
+  return { status: after.status, amountpaid: after.amountpaid.toFixed(), balance: after.balance.toFixed(), overpaid: after.overpaid.toFixed(), bonusdays, nextpaymentdate: after.nextpaymentdate };
+}
+
+function deviceOf(row: ContractRow): DeviceRef {
+  return { customerId: row.customer_id, imei: row.imei, serialnumber: row.serialnumber, payg: row.payg };
+}
+
+/**
+ * The contract (a customer's deal) and its state machine. Every change of a deal's money or state
+ * goes through here, inside the caller's transaction: the deal row is locked, the change applied by
+ * the credit policy, and the command that tells the device about it written to the outbox in the
+ * same transaction; other modules react through DealEvents.
+ */
 @Injectable()
 export class ContractsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly dealState: DealStateService,
+    private readonly contracts: ContractsRepository,
+    private readonly ledger: LedgerService,
+    private readonly commands: DeviceCommandsService,
+    private readonly events: DealEvents,
+    private readonly businessClock: BusinessClock,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
-  /** Contract, deal and customer REPOSSESSED with reason and time; PERMANENT_LOCK queued; a second time 409. */
-  async repossess(customerId: number, reason: string, actor: AuthUser) {
-    const { deal, repossessedat } = await this.dataSource.transaction((em) => this.dealState.repossess(em, customerId, reason, actor));
-    return { message: 'Contract repossessed; the device will be locked permanently.', customerid: customerId, status: 'REPOSSESSED', reason, repossessedat: repossessedat.toISOString(), deal };
+  private async lock(em: EntityManager, customerId: number): Promise<ContractRow> {
+    const row = await this.contracts.lockByCustomerId(customerId, em);
+    if (!row) throw contractNotFound(customerId);
+    return row;
+  }
+
+  /**
+   * Opens the contract of a customer being registered, in the registration's transaction: terms
+   * copied from the deal, the deposit as the first ledger row, the device released at once when the
+   * deposit pays the whole price (a cash sale), then payments waiting under the PAYG code applied.
+   */
+  async open(em: EntityManager, input: OpenContractInput): Promise<number> {
+    const today = this.businessClock.today();
+    const migrated = input.migrated;
+    const startdate = migrated?.startdate ?? today;
+    const terms = { totalamount: input.deal.totalamount, monthly: input.deal.monthly, depositpaid: input.deposit, startdate };
+    const opening = migrated ? migrated.amountpaid.minus(input.deposit) : Money.zero();
+    const state = deriveDealState(terms, [input.deposit, opening], 0, today, false);
+    const customerDealId = await this.contracts.insert(em, {
+      customerId: input.customerId,
+      imei: input.imei,
+      dealId: input.deal.dealid,
+      dealname: input.deal.dealname,
+      totalamount: terms.totalamount.toFixed(),
+      monthly: terms.monthly.toFixed(),
+      depositpaid: input.deposit.toFixed(),
+      startdate,
+      ...stateUpdate(state, 0),
+    });
+    await this.ledger.record(em, {
+      customerId: input.customerId,
+      customerDealId,
+      amount: input.deposit,
+      reference: `DEPOSIT-${input.customerId}`,
+      narration: 'Deposit at registration',
+      type: PaymentType.DEPOSIT,
+      createdBy: input.createdBy,
+    });
+    const device = { customerId: input.customerId, imei: input.imei, serialnumber: migrated?.serialnumber ?? null, payg: input.payg };
+    if (migrated) {
+      // what was paid before the import: one OPENING row, under the import's own reference
+      if (opening.isPositive()) {
+        await this.ledger.record(em, { customerId: input.customerId, customerDealId, amount: opening, reference: migrated.openingReference, narration: 'Paid before the import', type: PaymentType.OPENING, createdBy: input.createdBy });
+      }
+      // the device is told the state the book implies (a SYNC would arm a paid-off device's lock again)
+      const action = state.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC;
+      await this.commands.enqueue(em, { device, action, nextpaymentdate: state.nextpaymentdate, reason: 'imported', createdBy: input.createdBy });
+    } else if (state.status === DealStatus.PAID_OFF) {
+      // a deposit of the whole price is a cash sale: the device is released at once
+      await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
+    }
+    // payments that arrived under this PAYG code before the customer existed are applied now
+    await this.events.dealOpened(em, { customerId: input.customerId, payg: input.payg });
+    return customerDealId;
+  }
+
+  /** For messages: unlocked deals whose paid-up date lies in (after, until] (reminders). */
+  unlockedDealsDue(after: string, until: string): Promise<UnlockedDealDue[]> {
+    return this.contracts.unlockedDealsDue(after, until);
+  }
+
+  /** Writes the new state, tells the device what changed, and lets other modules react. */
+  private async save(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction): Promise<CustomerDealView> {
+    await this.contracts.update(em, row.id, stateUpdate(after, bonusdays));
+    return this.changed(em, row, after, bonusdays, reason, by, forced);
+  }
+
+  /** After the new state is written: the device command it calls for, and the other modules' reactions. */
+  private async changed(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction, payment?: DealChange['payment']): Promise<CustomerDealView> {
+    const action = forced ?? commandForTransition(row, after);
+    if (action) {
+      await this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: after.nextpaymentdate, reason, createdBy: by });
+    }
+    await this.events.dealChanged(em, { customerId: row.customer_id, customerDealId: row.id, before: stateOf(row), after, today: this.businessClock.today(), payment });
+    return contractView(row, after, bonusdays);
+  }
+
+  /**
+   * Records a payment and applies the credit policy under the deal's row lock. The ledger row and
+   * the new state go in with one statement; a reference its source already used is a 409. `locked`:
+   * the deal already locked in this transaction (the callback locks it while storing the notification).
+   */
+  async credit(em: EntityManager, input: CreditInput, locked?: LockedContract): Promise<CreditResult> {
+    const row = locked ?? (await this.lock(em, input.customerId));
+    const after = applyPayment(termsOf(row), stateOf(row), input.amount, row.bonusdays, this.businessClock.today(), row.status === DealStatus.REPOSSESSED);
+    const entry = { customerId: input.customerId, customerDealId: row.id, amount: input.amount.toFixed(), reference: input.reference, narration: input.narration, type: input.type, createdBy: input.createdBy };
+    const recorded = await this.contracts.recordPayment(em, entry, stateUpdate(after, row.bonusdays));
+    if (!recorded) throw referenceUsed(input.reference);
+    // the command names the payment by its id: a reference may be up to 255 characters, the reason column too
+    const deal = await this.changed(em, row, after, row.bonusdays, `payment #${recorded.id}`, input.createdBy, undefined, { id: String(recorded.id), amount: input.amount });
+    return { payment: paymentView(recorded), before: row.status, deal };
+  }
+
+  /** A payment in a transaction of its own. */
+  creditNow(input: CreditInput): Promise<CreditResult> {
+    return this.dataSource.transaction((em) => this.credit(em, input));
+  }
+
+  /** Bonus days extend the paid-up date, never touch the balance, and are recorded with who granted them. */
+  async grantBonus(em: EntityManager, customerId: number, days: number, actor: AuthUser, route: string): Promise<CustomerDealView> {
+    const row = await this.lock(em, customerId);
+    if (row.status === DealStatus.REPOSSESSED) throw repossessed(customerId, 'no bonus days');
+    // a SYNC with a paid-up date would arm the device's own lock again after its release
+    if (row.status === DealStatus.PAID_OFF) throw paidOffNoBonus(customerId);
+    if (row.bonusdays + days > this.config.bonusDaysMax) throw bonusLimit(customerId, row.bonusdays, this.config.bonusDaysMax);
+    await this.contracts.insertBonusGrant(em, row.id, days, actor.id, route);
+    const bonusdays = row.bonusdays + days;
+    const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), bonusdays, this.businessClock.today(), false);
+    return this.save(em, row, after, bonusdays, `${days} bonus days`, actor.id, DeviceAction.SYNC);
+  }
+
+  /** Bonus days in a transaction of their own (customers/bonus and device/bonus-days). */
+  grantBonusNow(customerId: number, days: number, actor: AuthUser, route: string): Promise<CustomerDealView> {
+    return this.dataSource.transaction((em) => this.grantBonus(em, customerId, days, actor, route));
+  }
+
+  /** Re-pushes the paid-up state (a paid-off deal's release); only meaningful while the paid-up date is ahead. */
+  syncStatus(customerId: number, actor: AuthUser): Promise<CommandView> {
+    return this.dataSource.transaction(async (em) => {
+      const row = await this.lock(em, customerId);
+      if (!(row.nextpaymentdate > this.businessClock.today()) || row.status === DealStatus.REPOSSESSED) throw nothingToSync(customerId, row.nextpaymentdate);
+      const action = row.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC;
+      return this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: row.nextpaymentdate, reason: 'status re-push', createdBy: actor.id });
+    });
+  }
+
+  /**
+   * Unlocks the device for `hours`; the deal's status and balance stay as they are. A repossessed
+   * device stays locked, a paid-off one is released already, and a deal gets at most
+   * TEMP_UNLOCK_MAX_HOURS in any 30 days (hours granted count, also when a newer unlock cut one short),
+   * so chained unlocks end.
+   */
+  tempUnlock(customerId: number, hours: number, actor: AuthUser): Promise<CommandView> {
+    return this.dataSource.transaction(async (em) => {
+      const row = await this.lock(em, customerId);
+      if (row.status === DealStatus.REPOSSESSED) throw repossessed(customerId, 'the device stays locked for good');
+      if (row.status === DealStatus.PAID_OFF) throw paidOffNoUnlock(customerId);
+      const now = this.clock.now();
+      const granted = await this.commands.tempUnlockHoursSince(em, customerId, new Date(now.getTime() - 30 * 86_400_000));
+      const max = this.config.tempUnlockMaxHours;
+      if (granted + hours > max) throw tempUnlockLimit(customerId, granted, max);
+      return this.commands.enqueueTempUnlock(em, {
+        device: deviceOf(row),
+        action: DeviceAction.TEMP_UNLOCK,
+        nextpaymentdate: row.nextpaymentdate,
+        unlockuntil: new Date(now.getTime() + hours * 3_600_000),
+        unlockHours: hours,
+        reason: 'temporary unlock for investigation',
+        createdBy: actor.id,
+      });
+    });
+  }
+
+  /** Contract and deal repossessed (customers marks the customer on the deal event); the device locked for good. */
+  repossess(customerId: number, reason: string, actor: AuthUser): Promise<{ deal: CustomerDealView; repossessedat: Date }> {
+    return this.dataSource.transaction(async (em) => {
+      const row = await this.lock(em, customerId);
+      if (row.status === DealStatus.REPOSSESSED) throw alreadyRepossessed(customerId);
+      const repossessedat = await this.contracts.markRepossessed(em, row.id, reason, actor.id);
+      await this.commands.enqueue(em, { device: deviceOf(row), action: DeviceAction.PERMANENT_LOCK, nextpaymentdate: row.nextpaymentdate, reason: `repossessed: ${reason}`.slice(0, 255), createdBy: actor.id });
+      const after = { ...stateOf(row), status: DealStatus.REPOSSESSED };
+      await this.events.dealChanged(em, { customerId, customerDealId: row.id, before: stateOf(row), after, today: this.businessClock.today() });
+      return { deal: contractView(row, after), repossessedat };
+    });
+  }
+
+  /** The overdue run, one batch: unlocked deals whose paid-up date has come are locked and their devices told. */
+  lockOverdueBatch(limit: number): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const today = this.businessClock.today();
+      const rows = await this.contracts.lockOverdue(em, today, limit);
+      for (const row of rows) {
+        const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), row.bonusdays, today, false);
+        await this.save(em, row, after, row.bonusdays, 'payment overdue', null);
+      }
+      return rows.length;
+    });
+  }
+
+  /** After temporary unlocks end (up to `limit`): each device is told its real state again. */
+  endTemporaryUnlocks(limit: number): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const expired = await this.commands.claimExpiredTempUnlocks(em, this.clock.now(), limit);
+      for (const t of expired) {
+        const row = await this.lock(em, t.customerId);
+        await this.commands.enqueue(em, { device: deviceOf(row), action: commandForState(row.status), nextpaymentdate: row.nextpaymentdate, reason: 'temporary unlock ended', createdBy: null });
+        await this.commands.markRestored(em, t.id);
+      }
+      return expired.length;
+    });
   }
 }

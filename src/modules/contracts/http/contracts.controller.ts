@@ -5,8 +5,8 @@ import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { IdField, TextField } from '../../../common/validation/fields.js';
-import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
 import { ContractsService } from '../application/contracts.service.js';
+import { CustomerDealResponse } from '../customer-deal.response.js';
 
 export class RepossessRequest {
   @IdField({ example: 42 })
@@ -38,7 +38,9 @@ export class ContractsController {
     response: RepossessResponse,
     errors: [404, 409],
   })
-  repossess(@Body() body: RepossessRequest, @CurrentUser() user: AuthUser): Promise<RepossessResponse> {
-    return this.contracts.repossess(body.customerid, body.reason, user);
+  async repossess(@Body() body: RepossessRequest, @CurrentUser() user: AuthUser): Promise<RepossessResponse> {
+    const { deal, repossessedat } = await this.contracts.repossess(body.customerid, body.reason, user);
+    const message = 'Contract repossessed; the device will be locked permanently.';
+    return { message, customerid: body.customerid, status: 'REPOSSESSED', reason: body.reason, repossessedat: repossessedat.toISOString(), deal };
   }
 }

@@ -1,21 +1,5 @@
-import { Money } from '../../../common/money/money.js';
+import { contractViewOfCustomer, CustomerDealView } from '../../contracts/application/contract-view.js';
 import { CustomerRow } from '../infrastructure/customers.repository.js';
-
-export interface CustomerDealView {
-  customerdealid: number;
-  dealid: number;
-  dealname: string;
-  status: string;
-  totalamount: number;
-  monthly: number;
-  depositpaid: number;
-  amountpaid: number;
-  balance: number;
-  overpaid: number;
-  bonusdays: number;
-  startdate: string;
-  nextpaymentdate: string;
-}
 
 export interface CustomerView {
   customerid: number;
@@ -43,26 +27,6 @@ export interface AccountView {
   deal: CustomerDealView;
 }
 
-const amount = (value: string) => Money.of(value).toNumber();
-
-export function dealView(row: CustomerRow): CustomerDealView {
-  return {
-    customerdealid: row.customerdealid,
-    dealid: row.dealid,
-    dealname: row.dealname,
-    status: row.dealstatus,
-    totalamount: amount(row.totalamount),
-    monthly: amount(row.monthly),
-    depositpaid: amount(row.depositpaid),
-    amountpaid: amount(row.amountpaid),
-    balance: amount(row.balance),
-    overpaid: amount(row.overpaid),
-    bonusdays: row.bonusdays,
-    startdate: row.startdate,
-    nextpaymentdate: row.nextpaymentdate,
-  };
-}
-
 export function customerView(row: CustomerRow): CustomerView {
   return {
     customerid: row.customerid,
@@ -78,10 +42,10 @@ export function customerView(row: CustomerRow): CustomerView {
     accountid: row.accountid,
     accountnumber: row.accountnumber,
     createdat: new Date(row.createdat).toISOString(),
-    deal: dealView(row),
+    deal: contractViewOfCustomer(row),
   };
 }
 
 export function accountView(row: CustomerRow): AccountView {
-  return { accountid: row.accountid, accountnumber: row.accountnumber, customerid: row.customerid, fullname: row.fullname, status: row.status, deal: dealView(row) };
+  return { accountid: row.accountid, accountnumber: row.accountnumber, customerid: row.customerid, fullname: row.fullname, status: row.status, deal: contractViewOfCustomer(row) };
 }

@@ -1,31 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
 import { uniqueConstraintOf } from '../../../common/database/postgres-errors.js';
 import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
-import { businessDay } from '../../../common/time/business-date.js';
-import { Clock } from '../../../common/time/clock.js';
 import { normaliseImei } from '../../../common/identifiers/imei.js';
 import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { AccountsService } from '../../accounts/application/accounts.service.js';
-import { LedgerService } from '../../accounts/application/ledger.service.js';
-import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
+import { ContractsService, OpenContractInput } from '../../contracts/application/contracts.service.js';
+import { DealEvents } from '../../contracts/application/deal-events.js';
+import { DealStatus } from '../../contracts/domain/credit-policy.js';
 import { DealsService } from '../../deals/application/deals.service.js';
-import { DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
-import { DeviceAction } from '../../device-commands/domain/device-command.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
 import { UsersService } from '../../users/application/users.service.js';
 import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage, telephonesOf } from '../domain/customer.js';
-import { DealStatus, deriveDealState } from '../domain/credit-policy.js';
-import { CustomerDealsRepository } from '../infrastructure/customer-deals.repository.js';
-import { DealEvents } from './deal-events.js';
-import { CustomerFilter, CustomersRepository, type UnlockedDealDue } from '../infrastructure/customers.repository.js';
+import { CustomerFilter, CustomersRepository } from '../infrastructure/customers.repository.js';
 import { AccountView, accountView, CustomerView, customerView } from './customer-views.js';
-
-export type { UnlockedDealDue };
 
 export interface RegistrationInput {
   fullname: string;
@@ -39,94 +31,94 @@ export interface RegistrationInput {
 }
 
 @Injectable()
-export class CustomersService {
+export class CustomersService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly customers: CustomersRepository,
-    private readonly customerDeals: CustomerDealsRepository,
     private readonly users: UsersService,
     private readonly accounts: AccountsService,
-    private readonly ledger: LedgerService,
     private readonly deals: DealsService,
-    private readonly commands: DeviceCommandsService,
-    private readonly events: DealEvents,
-    private readonly clock: Clock,
+    private readonly contracts: ContractsService,
+    private readonly dealEvents: DealEvents,
     private readonly config: AppConfig,
   ) {}
 
-  /** The business day now, in BUSINESS_TIMEZONE: it decides due dates and unlocks. */
-  today(): string {
-    return businessDay(this.clock.now(), this.config.businessTimeZone);
+  onModuleInit(): void {
+    // a repossessed contract repossesses its customer, in the same transaction
+    this.dealEvents.subscribe(async (em, change) => {
+      if (change.after.status === DealStatus.REPOSSESSED && change.before.status !== DealStatus.REPOSSESSED) await this.customers.markRepossessed(change.customerId, em);
+    });
   }
 
   /**
    * Registers a customer in one transaction: their User (username = telephone, no password),
-   * Account, Customer (PENDING), CustomerDeal (LOCKED, terms copied from the deal) and the deposit
-   * as the first ledger row. Any failure leaves nothing behind. Telephones are stored in E.164; the
+   * Account, Customer (PENDING), and their contract (contracts: the CustomerDeal, LOCKED, terms
+   * copied from the deal, and the deposit as the first ledger row). Any failure leaves nothing behind. Telephones are stored in E.164; the
    * unique keys on telephone, PAYG code (any letter case) and the IMEI of a deal still being paid
    * decide between concurrent registrations of the same phone.
    */
   async register(typed: RegistrationInput, actor: AuthUser): Promise<{ message: string; customerid: number }> {
+    const customerid = await this.dataSource.transaction((em) => this.registerIn(em, { ...typed, deposit: Money.of(typed.deposit) }, actor));
+    return { message: 'Customer registered successfully.', customerid };
+  }
+
+  /**
+   * Registers a customer brought in by an import (DESIGN part 12), inside the import's transaction:
+   * as register(), but the contract keeps its `startdate`, what was paid before beyond the deposit is
+   * one OPENING ledger row under `openingReference`, the credit policy sets the state as of today, and
+   * the device is told its state. Identifier clashes are the same 409s.
+   */
+  registerImported(
+    em: EntityManager,
+    typed: Omit<RegistrationInput, 'deposit'> & { serialnumber: string | null; depositpaid: Money; amountpaid: Money; startdate: string; openingReference: string },
+    actor: AuthUser,
+  ): Promise<number> {
+    const { depositpaid, amountpaid, startdate, openingReference, serialnumber, ...person } = typed;
+    return this.registerIn(em, { ...person, deposit: depositpaid }, actor, { startdate, amountpaid, openingReference, serialnumber });
+  }
+
+  /**
+   * One registration in the caller's transaction: their User (username = telephone, no password),
+   * Account, Customer (PENDING), and their contract (contracts: the CustomerDeal, terms copied from the
+   * deal, and the deposit as the first ledger row). Telephones are stored in E.164; the unique keys on
+   * telephone, PAYG code (any letter case) and the IMEI of a deal still being paid decide between
+   * concurrent registrations of the same phone.
+   */
+  private async registerIn(em: EntityManager, typed: Omit<RegistrationInput, 'deposit'> & { deposit: Money }, actor: AuthUser, migrated?: OpenContractInput['migrated']): Promise<number> {
     const input = telephonesOf(typed, this.config.defaultCountry);
-    const deposit = Money.of(input.deposit);
     try {
-      const customerid = await this.dataSource.transaction(async (em) => {
-        const deal = await this.deals.activeDealForRegistration(input.dealid, em);
-        checkRegistrationDeposit(deal.terms, deposit);
-        const userId = await this.users.createCustomerIdentity(input.telephone, em);
-        const account = await this.accounts.open(em);
-        const customerId = await this.customers.insertCustomer(em, {
-          userId,
-          accountId: account.accountid,
-          fullname: input.fullname,
-          telephone: input.telephone,
-          guarantorname: input.guarantorname,
-          guarantorcontact: input.guarantorcontact,
-          imei: input.imei,
-          payg: input.payg,
-          createdBy: actor.id,
-        });
-        const startdate = this.today();
-        const terms = { totalamount: deal.terms.totalamount, monthly: deal.terms.monthly, depositpaid: deposit, startdate };
-        const state = deriveDealState(terms, [deposit], 0, startdate, false);
-        const customerDealId = await this.customerDeals.insert(em, {
-          customerId,
-          imei: input.imei,
-          dealId: deal.dealid,
-          dealname: deal.dealname,
-          totalamount: terms.totalamount.toFixed(),
-          monthly: terms.monthly.toFixed(),
-          depositpaid: deposit.toFixed(),
-          startdate,
-          status: state.status,
-          amountpaid: state.amountpaid.toFixed(),
-          balance: state.balance.toFixed(),
-          overpaid: state.overpaid.toFixed(),
-          bonusdays: 0,
-          nextpaymentdate: state.nextpaymentdate,
-        });
-        await this.ledger.record(em, {
-          customerId,
-          customerDealId,
-          amount: deposit,
-          reference: `DEPOSIT-${customerId}`,
-          narration: 'Deposit at registration',
-          type: PaymentType.DEPOSIT,
-          createdBy: actor.id,
-        });
-        // a deposit of the whole price is a cash sale: the device is released at once
-        if (state.status === DealStatus.PAID_OFF) {
-          const device = { customerId, imei: input.imei, serialnumber: null, payg: input.payg };
-          await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: actor.id });
-        }
-        // payments that arrived under this PAYG code before the customer existed are applied now
-        await this.events.dealOpened(em, { customerId, payg: input.payg });
-        return customerId;
+      const deal = await this.deals.activeDealForRegistration(input.dealid, em);
+      checkRegistrationDeposit(deal.terms, input.deposit);
+      const userId = await this.users.createCustomerIdentity(input.telephone, em);
+      const account = await this.accounts.open(em);
+      const customerId = await this.customers.insertCustomer(em, {
+        userId,
+        accountId: account.accountid,
+        fullname: input.fullname,
+        telephone: input.telephone,
+        guarantorname: input.guarantorname,
+        guarantorcontact: input.guarantorcontact,
+        imei: input.imei,
+        payg: input.payg,
+        createdBy: actor.id,
       });
-      return { message: 'Customer registered successfully.', customerid: customerid };
+      if (migrated?.serialnumber) await this.customers.setDevice(customerId, input.payg, migrated.serialnumber, em);
+      const terms = { dealid: deal.dealid, dealname: deal.dealname, ...deal.terms };
+      await this.contracts.open(em, { customerId, imei: input.imei, payg: input.payg, deal: terms, deposit: input.deposit, createdBy: actor.id, migrated });
+      return customerId;
     } catch (error) {
       throw duplicateRegistration(uniqueConstraintOf(error), input) ?? error;
     }
+  }
+
+  /** For imports: which of these telephones (E.164), PAYG codes (any letter case) and IMEIs of deals still being paid are taken. */
+  takenIdentifiers(candidates: { telephones: string[]; paygs: string[]; imeis: string[] }, em?: EntityManager): Promise<{ telephones: Set<string>; paygs: Set<string>; imeis: Set<string> }> {
+    return this.customers.takenIdentifiers(candidates, em);
+  }
+
+  /** For imports: the customers holding these PAYG codes (by lower case) and which of these ids exist. */
+  customersByPaygsOrIds(paygs: string[], ids: number[], em?: EntityManager): Promise<{ byPayg: Map<string, number>; ids: Set<number> }> {
+    return this.customers.byPaygsOrIds(paygs, ids, em);
   }
 
   /** `em`: read inside the caller's transaction (a customer being registered). */
@@ -175,20 +167,6 @@ export class CustomersService {
   async setSalesStage(customerId: number, salesstage: SalesStage): Promise<CustomerView> {
     if (!(await this.customers.setSalesStage(customerId, salesstage))) throw customerNotFound(customerId);
     return this.get(customerId);
-  }
-
-  /** For messages: unlocked deals whose paid-up date lies in (after, until] (reminders). */
-  unlockedDealsDue(after: string, until: string): Promise<UnlockedDealDue[]> {
-    return this.customers.unlockedDealsDue(after, until);
-  }
-
-  /** For other modules: the customer holding a PAYG code (any letter case, spaces around it ignored). */
-  customerIdByPayg(payg: string, em?: EntityManager): Promise<number | null> {
-    return this.customers.idByPayg(payg, em);
-  }
-
-  async markRepossessed(em: EntityManager, customerId: number): Promise<void> {
-    await this.customers.markRepossessed(customerId, em);
   }
 
   /** Stores the final PAYG code and serial number; a PAYG code another customer holds, in any letter case, is a 409. */

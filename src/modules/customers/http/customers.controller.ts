@@ -5,7 +5,7 @@ import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { CustomersService } from '../application/customers.service.js';
-import { DealStateService } from '../application/deal-state.service.js';
+import { ContractsService } from '../../contracts/application/contracts.service.js';
 import {
   CustomerBonusRequest,
   CustomerBonusResponse,
@@ -28,7 +28,7 @@ const READERS = [Role.OPERATOR, Role.COLLECTOR];
 export class CustomersController {
   constructor(
     private readonly customers: CustomersService,
-    private readonly dealState: DealStateService,
+    private readonly contracts: ContractsService,
   ) {}
 
   @Post('register')
@@ -66,7 +66,7 @@ export class CustomersController {
     errors: [404, 409],
   })
   async bonus(@Body() body: CustomerBonusRequest, @CurrentUser() user: AuthUser): Promise<CustomerBonusResponse> {
-    const deal = await this.dealState.grantBonusNow(body.customerid, body.days, user, 'customers/bonus');
+    const deal = await this.contracts.grantBonusNow(body.customerid, body.days, user, 'customers/bonus');
     return { message: `${body.days} bonus days granted.`, customerid: body.customerid, deal };
   }
 

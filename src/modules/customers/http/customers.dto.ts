@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, TelephoneField, TextField } from '../../../common/validation/fields.js';
+import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
 
 export class RegisterCustomerRequest {
@@ -83,22 +84,6 @@ export class CustomerListQuery extends PageQuery {
   @MinLength(1)
   @MaxLength(100)
   search?: string;
-}
-
-export class CustomerDealResponse {
-  @ApiProperty({ example: 42 }) customerdealid: number;
-  @ApiProperty({ example: 1 }) dealid: number;
-  @ApiProperty({ example: 'Tecno Spark 20 – 12 months' }) dealname: string;
-  @ApiProperty({ enum: ['LOCKED', 'UNLOCKED', 'PAID_OFF', 'REPOSSESSED'], example: 'LOCKED' }) status: string;
-  @ApiProperty({ example: 600000 }) totalamount: number;
-  @ApiProperty({ example: 45000 }) monthly: number;
-  @ApiProperty({ example: 60000 }) depositpaid: number;
-  @ApiProperty({ example: 60000, description: 'Every payment, deposit included.' }) amountpaid: number;
-  @ApiProperty({ example: 540000, description: 'totalamount − amountpaid, never below 0.' }) balance: number;
-  @ApiProperty({ example: 0, description: 'Paid beyond the total.' }) overpaid: number;
-  @ApiProperty({ example: 0 }) bonusdays: number;
-  @ApiProperty({ example: '2026-01-15' }) startdate: string;
-  @ApiProperty({ example: '2026-01-15', description: 'startdate + days bought (30 per monthly instalment) + bonus days.' }) nextpaymentdate: string;
 }
 
 export class CustomerResponse {

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { containsPattern } from '../../../common/database/sql.js';
+import { ACCOUNT_COLUMNS, JOIN_ACCOUNT } from '../../accounts/account.sql.js';
+import { CONTRACT_OF_CUSTOMER_COLUMNS, ContractOfCustomer, JOIN_CONTRACT } from '../../contracts/contract.sql.js';
 import { CustomerStatus, SalesStage } from '../domain/customer.js';
-import { DealStatus } from '../domain/credit-policy.js';
 
 /** One customer with account and deal, as the views need it (one query, no N+1). */
-export interface CustomerRow {
+export interface CustomerRow extends ContractOfCustomer {
   customerid: number;
   fullname: string;
   telephone: string;
@@ -20,38 +21,14 @@ export interface CustomerRow {
   accountid: number;
   accountnumber: string;
   createdat: Date;
-  customerdealid: number;
-  dealid: number;
-  dealname: string;
-  dealstatus: DealStatus;
-  totalamount: string;
-  monthly: string;
-  depositpaid: string;
-  amountpaid: string;
-  balance: string;
-  overpaid: string;
-  bonusdays: number;
-  startdate: string;
-  nextpaymentdate: string;
 }
 
 const SELECT_CUSTOMER = `
   SELECT c.id AS customerid, c.fullname, c.telephone, c.guarantorname, c.guarantorcontact, c.imei, c.payg,
-         c.serialnumber, c.salesstage, c.status, a.id AS accountid, a.accountnumber, c.created_at AS createdat,
-         cd.id AS customerdealid, cd.deal_id AS dealid, cd.dealname, cd.status AS dealstatus, cd.totalamount,
-         cd.monthly, cd.depositpaid, cd.amountpaid, cd.balance, cd.overpaid, cd.bonusdays, cd.startdate, cd.nextpaymentdate
+         c.serialnumber, c.salesstage, c.status, ${ACCOUNT_COLUMNS}, c.created_at AS createdat, ${CONTRACT_OF_CUSTOMER_COLUMNS}
   FROM customers c
-  JOIN accounts a ON a.id = c.account_id
-  JOIN customer_deals cd ON cd.customer_id = c.id`;
-
-export interface UnlockedDealDue {
-  customerdealid: number;
-  customerid: number;
-  nextpaymentdate: string;
-  monthly: string;
-  balance: string;
-  payg: string;
-}
+  ${JOIN_ACCOUNT('c.account_id')}
+  ${JOIN_CONTRACT('c.id')}`;
 
 export interface CustomerFilter {
   status?: CustomerStatus;
@@ -97,17 +74,25 @@ export class CustomersRepository {
     return rows[0] ?? null;
   }
 
-  /**
-   * The customer id holding a PAYG code in any letter case, or null. Codes stored before they were
-   * compared that way may share lower(payg) (payg_legacy_duplicate > 0, listed in identifier_conflicts):
-   * the one written exactly so wins, then the oldest.
-   */
-  async idByPayg(payg: string, em?: EntityManager): Promise<number | null> {
+  async takenIdentifiers(c: { telephones: string[]; paygs: string[]; imeis: string[] }, em?: EntityManager) {
     const rows = (await this.q(em).query(
-      'SELECT id FROM customers WHERE lower(payg) = lower(btrim($1)) ORDER BY payg = btrim($1) DESC, payg_legacy_duplicate, id LIMIT 1',
-      [payg],
-    )) as Array<{ id: number }>;
-    return rows[0]?.id ?? null;
+      `SELECT 't' AS k, telephone AS v FROM customers WHERE telephone = ANY($1)
+       UNION ALL SELECT 't', username FROM users WHERE username = ANY($1)
+       UNION ALL SELECT 'p', lower(payg) FROM customers WHERE lower(payg) = ANY($2)
+       UNION ALL SELECT 'i', imei FROM customer_deals WHERE imei = ANY($3) AND status IN ('LOCKED', 'UNLOCKED')`,
+      [c.telephones, c.paygs.map((p) => p.toLowerCase()), c.imeis],
+    )) as Array<{ k: string; v: string }>;
+    const of = (k: string) => new Set(rows.filter((r) => r.k === k).map((r) => r.v));
+    return { telephones: of('t'), paygs: of('p'), imeis: of('i') };
+  }
+
+  async byPaygsOrIds(paygs: string[], ids: number[], em?: EntityManager) {
+    const rows = (await this.q(em).query(
+      `SELECT id, lower(payg) AS payg FROM customers WHERE lower(payg) = ANY($1) OR id = ANY($2) ORDER BY payg_legacy_duplicate DESC, id DESC`,
+      [paygs.map((p) => p.toLowerCase()), ids],
+    )) as Array<{ id: number; payg: string }>;
+    // the oldest holder of a legacy duplicate code wins, as in idByPayg (rows come newest first, later sets overwrite)
+    return { byPayg: new Map(rows.map((r) => [r.payg, r.id])), ids: new Set(rows.map((r) => r.id)) };
   }
 
   async exists(id: number, em?: EntityManager): Promise<boolean> {
@@ -148,7 +133,8 @@ export class CustomersRepository {
     if (filter.search) {
       const exact = `$${params.push(filter.search)}`;
       const like = `$${params.push(containsPattern(filter.search))}`;
-      const any = [`c.fullname ILIKE ${like}`, `c.telephone ILIKE ${like}`, `lower(c.payg) = lower(${exact})`, `c.imei = ${exact}`, `a.accountnumber = upper(${exact})`];
+      // every arm a condition on customers alone, each with an index, so PostgreSQL can OR the index scans
+      const any = [`c.fullname ILIKE ${like}`, `c.telephone ILIKE ${like}`, `lower(c.payg) = lower(${exact})`, `c.imei = ${exact}`, `c.account_id = (SELECT id FROM accounts WHERE accountnumber = upper(${exact}))`];
       if (filter.telephone) any.push(`c.telephone = $${params.push(filter.telephone)}`);
       if (filter.imei && filter.imei !== filter.search) any.push(`c.imei = $${params.push(filter.imei)}`);
       where.push(`(${any.join(' OR ')})`);
@@ -165,16 +151,6 @@ export class CustomersRepository {
       total = n;
     }
     return { rows, total };
-  }
-
-  /** Unlocked deals whose paid-up date lies in (after, until]: what reminders are about. */
-  unlockedDealsDue(after: string, until: string): Promise<UnlockedDealDue[]> {
-    return this.dataSource.query(
-      `SELECT cd.id AS customerdealid, cd.customer_id AS customerid, cd.nextpaymentdate, cd.monthly, cd.balance, c.payg
-       FROM customer_deals cd JOIN customers c ON c.id = cd.customer_id
-       WHERE cd.status = 'UNLOCKED' AND cd.nextpaymentdate > $1 AND cd.nextpaymentdate <= $2 ORDER BY cd.id`,
-      [after, until],
-    );
   }
 
   async statusCounts(): Promise<Array<{ status: CustomerStatus; n: number }>> {

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { retryDelayMs } from '../domain/device-command.js';
 import { CommandRow, DeviceCommandsRepository } from '../infrastructure/device-commands.repository.js';
@@ -30,7 +31,6 @@ export function platformCommand(row: CommandRow): PlatformCommand {
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeviceCommands');
-  private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private stopped = false;
 
@@ -38,18 +38,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly commands: DeviceCommandsRepository,
     private readonly platform: LockPlatform,
+    private readonly jobs: JobScheduler,
     private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.jobsEnabled || !this.platform.configured) return;
-    this.timer = setInterval(() => void this.drain(), this.config.outboxPollMs);
-    this.timer.unref();
+    if (!this.platform.configured) return;
+    this.jobs.schedule({ name: 'outbox-delivery', everyMs: this.config.outboxPollMs, run: () => this.drain() });
   }
 
+  /** Stops the rounds and waits for the one under way, so no outcome is lost with the pool. */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     await this.running?.catch(() => undefined);
   }
 

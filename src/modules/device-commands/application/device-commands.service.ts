@@ -55,6 +55,15 @@ export class DeviceCommandsService {
     return this.enqueue(em, command);
   }
 
+  /** Temporary unlocks whose time is up and whose device has not been told its real state yet, locked for this transaction. */
+  async claimExpiredTempUnlocks(em: EntityManager, now: Date, limit: number): Promise<Array<{ id: string; customerId: number }>> {
+    return (await this.commands.claimExpiredTempUnlocks(em, now, limit)).map((t) => ({ id: t.id, customerId: t.customer_id }));
+  }
+
+  markRestored(em: EntityManager, id: string): Promise<void> {
+    return this.commands.markRestored(em, id);
+  }
+
   tempUnlockHoursSince(em: EntityManager, customerId: number, since: Date): Promise<number> {
     return this.commands.tempUnlockHoursSince(em, customerId, since);
   }

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
+import { ContractsService } from '../../contracts/application/contracts.service.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
-import { DealStateService } from '../../customers/application/deal-state.service.js';
 import { DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
 import { MobileMoneyService } from '../../payments/application/mobile-money.service.js';
 
@@ -12,7 +12,7 @@ export class DevicesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly customers: CustomersService,
-    private readonly dealState: DealStateService,
+    private readonly contracts: ContractsService,
     private readonly commands: DeviceCommandsService,
     private readonly mobileMoney: MobileMoneyService,
   ) {}
@@ -30,17 +30,17 @@ export class DevicesService {
   }
 
   async unlockTemp(customerId: number, hours: number, actor: AuthUser) {
-    const command = await this.dataSource.transaction((em) => this.dealState.tempUnlock(em, customerId, hours, actor));
+    const command = await this.contracts.tempUnlock(customerId, hours, actor);
     return { message: `Device unlocked until ${command.unlockuntil}.`, unlockuntil: command.unlockuntil!, command };
   }
 
   async bonusDays(customerId: number, days: number, actor: AuthUser, route: string) {
-    const deal = await this.dealState.grantBonusNow(customerId, days, actor, route);
+    const deal = await this.contracts.grantBonusNow(customerId, days, actor, route);
     return { message: `${days} bonus days granted.`, customerid: customerId, deal };
   }
 
   async syncStatus(customerId: number, actor: AuthUser) {
-    const command = await this.dataSource.transaction((em) => this.dealState.syncStatus(em, customerId, actor));
+    const command = await this.contracts.syncStatus(customerId, actor);
     return { message: 'Deal state queued for the device.', command };
   }
 

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { IdentifierField, IdField, IntField, PaygField } from '../../../common/validation/fields.js';
-import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
+import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 
 export class LockUpdateRequest {
   @IdField({ example: 42 })

@@ -8,8 +8,9 @@ import { Clock } from '../../../common/time/clock.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import type { CustomerView } from '../../customers/application/customer-views.js';
-import { DealChange, DealEvents, DealOpened } from '../../customers/application/deal-events.js';
-import { amountInArrears, DealStatus } from '../../customers/domain/credit-policy.js';
+import { ContractsService } from '../../contracts/application/contracts.service.js';
+import { DealChange, DealEvents, DealOpened } from '../../contracts/application/deal-events.js';
+import { amountInArrears, DealStatus } from '../../contracts/domain/credit-policy.js';
 import { eventKey, MessageStatus, reminderOffsetFor, statusOfReport } from '../domain/message.js';
 import { smsSize } from '../domain/sms-encoding.js';
 import { Language, MessageKind, MessageTemplates, RenderedMessage } from '../domain/templates.js';
@@ -89,6 +90,7 @@ export class MessagesService implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly messages: MessagesRepository,
     private readonly customers: CustomersService,
+    private readonly contracts: ContractsService,
     private readonly dealEvents: DealEvents,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -158,7 +160,7 @@ export class MessagesService implements OnModuleInit {
   async queueReminders(): Promise<number> {
     const today = this.today();
     const offsets = this.config.sms.reminderDays;
-    const deals = await this.customers.unlockedDealsDue(today, addDays(today, offsets[0]));
+    const deals = await this.contracts.unlockedDealsDue(today, addDays(today, offsets[0]));
     let queued = 0;
     for (let i = 0; i < deals.length; i += REMINDER_CHUNK) {
       await this.dataSource.transaction(async (em) => {

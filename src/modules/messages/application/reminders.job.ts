@@ -1,5 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { AppConfig } from '../../../config/app-config.js';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
 import { MessagesService } from './messages.service.js';
 
 /** Soon after start: one indexed read, idempotent, so there is nothing to wait for. */
@@ -12,26 +12,16 @@ const EVERY_MS = 3_600_000;
  * the day's reminders whatever time an instance started.
  */
 @Injectable()
-export class RemindersJob implements OnApplicationBootstrap, OnModuleDestroy {
+export class RemindersJob implements OnApplicationBootstrap {
   private readonly logger = new Logger('Reminders');
-  private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly messages: MessagesService,
-    private readonly config: AppConfig,
+    private readonly jobs: JobScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.jobsEnabled) return;
-    const first = setTimeout(() => void this.run(), FIRST_RUN_DELAY_MS);
-    const every = setInterval(() => void this.run(), EVERY_MS);
-    first.unref();
-    every.unref();
-    this.timers.push(first, every);
-  }
-
-  onModuleDestroy(): void {
-    this.timers.forEach((t) => clearTimeout(t));
+    this.jobs.schedule({ name: 'sms-reminders', everyMs: EVERY_MS, firstAfterMs: FIRST_RUN_DELAY_MS, run: () => this.run() });
   }
 
   async run(): Promise<number> {

@@ -1,10 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { Clock } from '../../../common/time/clock.js';
+import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import type { CustomerView } from '../../customers/application/customer-views.js';
-import { DealStatus } from '../../customers/domain/credit-policy.js';
+import { DealStatus } from '../../contracts/domain/credit-policy.js';
 import { GIVE_UP_AFTER_MS, isQuiet, MessageStatus, retryDelayMs } from '../domain/message.js';
 import { MessageKind } from '../domain/templates.js';
 import { MessageRow, MessagesRepository } from '../infrastructure/messages.repository.js';
@@ -23,7 +24,6 @@ const BATCH = 20;
 export class SmsDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Messages');
   private readonly hourOf: Intl.DateTimeFormat;
-  private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private stopped = false;
 
@@ -33,19 +33,18 @@ export class SmsDeliveryWorker implements OnApplicationBootstrap, OnModuleDestro
     private readonly gateway: SmsGateway,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly jobs: JobScheduler,
   ) {
     this.hourOf = new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone: config.businessTimeZone });
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.jobsEnabled || !this.gateway.configured) return;
-    this.timer = setInterval(() => void this.drain(), this.config.outboxPollMs);
-    this.timer.unref();
+    if (!this.gateway.configured) return;
+    this.jobs.schedule({ name: 'sms-delivery', everyMs: this.config.outboxPollMs, run: () => this.drain() });
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     await this.running?.catch(() => undefined);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery } from '../../../common/database/prepared-query.js';
+import { preparedQuery, preparedStatement } from '../../../common/database/prepared-query.js';
 import { MessageStatus } from '../domain/message.js';
 import type { Language, MessageKind, RenderedMessage } from '../domain/templates.js';
 
@@ -70,6 +70,8 @@ const LEASE_SECONDS = 60;
 
 @Injectable()
 export class MessagesRepository {
+  private static readonly INSERT_EVENT = preparedStatement(MessagesRepository, 'insertEvent', INSERT_EVENT);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** true when the message was written, false when the event had its message already (or the customer opted out). */
@@ -87,7 +89,7 @@ export class MessagesRepository {
       m.renderings.map((r) => r.segments),
       m.unlessOptedOut,
     ];
-    const rows = em.queryRunner?.isTransactionActive ? await preparedQuery(em, 'sms_insert_event', INSERT_EVENT, values) : ((await em.query(INSERT_EVENT, values)) as unknown[]);
+    const rows = em.queryRunner?.isTransactionActive ? await preparedQuery(em, MessagesRepository.INSERT_EVENT, values) : ((await em.query(INSERT_EVENT, values)) as unknown[]);
     return rows.length > 0;
   }
 

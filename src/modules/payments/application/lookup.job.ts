@@ -1,14 +1,13 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { businessDay } from '../../../common/time/business-date.js';
-import { Clock } from '../../../common/time/clock.js';
+import { withAdvisoryLock } from '../../../common/database/advisory-lock.js';
+import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
+import { BusinessClock } from '../../../common/time/business-clock.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { MobileMoneyProvider } from '../infrastructure/mobile-money-provider.js';
 import { MobileMoneyService } from './mobile-money.service.js';
 
-const JOB = 'mobile-money-lookup';
 const LOCK = 72_201_002;
 
 /**
@@ -17,49 +16,31 @@ const LOCK = 72_201_002;
  * time runs it (advisory lock); running it twice would change nothing anyway.
  */
 @Injectable()
-export class LookupJob implements OnApplicationBootstrap, OnModuleDestroy {
+export class LookupJob implements OnApplicationBootstrap {
   private readonly logger = new Logger('LookupJob');
-  private running = false;
 
   constructor(
     private readonly mobileMoney: MobileMoneyService,
     private readonly provider: MobileMoneyProvider,
-    private readonly scheduler: SchedulerRegistry,
+    private readonly jobs: JobScheduler,
     private readonly config: AppConfig,
-    private readonly clock: Clock,
+    private readonly businessClock: BusinessClock,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.jobsEnabled || !this.provider.configured || this.config.mobileMoneyLookupMinutes === 0) return;
-    const timer = setInterval(() => void this.run(), this.config.mobileMoneyLookupMinutes * 60_000);
-    timer.unref();
-    this.scheduler.addInterval(JOB, timer);
-  }
-
-  onModuleDestroy(): void {
-    if (this.scheduler.doesExist('interval', JOB)) this.scheduler.deleteInterval(JOB);
+    if (!this.provider.configured) return;
+    this.jobs.schedule({ name: 'mobile-money-lookup', everyMs: this.config.mobileMoneyLookupMinutes * 60_000, run: () => this.run() });
   }
 
   async run(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    const runner = this.dataSource.createQueryRunner();
     try {
-      await runner.connect();
-      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [LOCK])) as Array<{ locked: boolean }>;
-      if (!locked) return;
-      try {
-        const answer = await this.mobileMoney.lookupRecent(businessDay(this.clock.now(), this.config.businessTimeZone));
+      await withAdvisoryLock(this.dataSource, LOCK, async () => {
+        const answer = await this.mobileMoney.lookupRecent(this.businessClock.today());
         if (answer.applied || answer.unmatched) this.logger.log(`look-up: ${JSON.stringify(answer)}`);
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [LOCK]);
-      }
+      });
     } catch (error) {
       this.logger.warn(`look-up failed: ${(error as Error).message}`);
-    } finally {
-      await runner.release();
-      this.running = false;
     }
   }
 }

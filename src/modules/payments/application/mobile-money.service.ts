@@ -9,9 +9,9 @@ import { MAX_AMOUNT } from '../../../common/validation/fields.js';
 import { isSerializationFailure } from '../../../common/database/postgres-errors.js';
 import { isDatabaseUnavailable } from '../../../common/errors/http-error.js';
 import { LedgerService } from '../../accounts/application/ledger.service.js';
-import { PaymentType } from '../../accounts/infrastructure/payment.entity.js';
-import { DealEvents } from '../../customers/application/deal-events.js';
-import { DealStateService, type LockedDeal } from '../../customers/application/deal-state.service.js';
+import { PaymentType } from '../../accounts/domain/payment-type.js';
+import { ContractsService, type LockedContract } from '../../contracts/application/contracts.service.js';
+import { DealEvents } from '../../contracts/application/deal-events.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import {
   CallbackOutcome,
@@ -65,7 +65,7 @@ export class MobileMoneyService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly notifications: MobileMoneyRepository,
-    private readonly credit: DealStateService,
+    private readonly contracts: ContractsService,
     private readonly customers: CustomersService,
     private readonly ledger: LedgerService,
     private readonly dealEvents: DealEvents,
@@ -104,8 +104,7 @@ export class MobileMoneyService implements OnModuleInit {
     try {
       return await this.dataSource.transaction(async (em) => {
         // one statement: the notification stored once and, when its tag is a customer's, that deal locked
-        const insert = this.notifications.insertOnceStatement(notification);
-        const stored = await this.credit.insertThenLock(em, insert.name, insert.insert, insert.values);
+        const stored = await this.notifications.storeNotificationAndLockDeal(em, notification);
         if (!stored) return this.repeated(id, amount, em);
         if (stored.customerId === null) {
           const why = notification.tag ? `No customer has PAYG code ${notification.tag}` : 'The payer gave no PAYG code';
@@ -135,8 +134,8 @@ export class MobileMoneyService implements OnModuleInit {
     return { message: `Transaction ${n.id} could not be credited automatically; it is kept for an operator to assign.`, status: CallbackOutcome.UNMATCHED };
   }
 
-  private creditNotification(em: EntityManager, customerId: number, id: string, amount: Money, by: number | null, locked?: LockedDeal) {
-    return this.credit.credit(em, { customerId, amount, reference: id, narration: NARRATION, type: PaymentType.MOBILE_MONEY, createdBy: by }, locked);
+  private creditNotification(em: EntityManager, customerId: number, id: string, amount: Money, by: number | null, locked?: LockedContract) {
+    return this.contracts.credit(em, { customerId, amount, reference: id, narration: NARRATION, type: PaymentType.MOBILE_MONEY, createdBy: by }, locked);
   }
 
   async unmatched(page: number, limit: number): Promise<Page<UnmatchedView>> {
@@ -151,7 +150,7 @@ export class MobileMoneyService implements OnModuleInit {
       if (!row) throw transactionNotFound(transactionId);
       if (row.status === NotificationStatus.APPLIED) throw transactionAlreadyApplied(transactionId);
       await this.customers.assertExists(customerId, em);
-      const result = await this.credit.credit(em, {
+      const result = await this.contracts.credit(em, {
         customerId,
         amount: Money.of(row.amount),
         reference: row.id,

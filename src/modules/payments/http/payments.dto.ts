@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsObject, ValidateNested } from 'class-validator';
 import { DateField, IdentifierField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
 import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
-import { CustomerDealResponse } from '../../customers/http/customers.dto.js';
+import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 
 export class LoadPaymentRequest {
   @IdField({ example: 42 })

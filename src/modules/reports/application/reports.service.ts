@@ -3,7 +3,7 @@ import { Money, ratio } from '../../../common/money/money.js';
 import { addDays } from '../../../common/time/business-date.js';
 import { checkDateRange, MAX_RANGE_DAYS } from '../../../common/time/date-range.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { CustomersService } from '../../customers/application/customers.service.js';
+import { BusinessClock } from '../../../common/time/business-clock.js';
 import { PortfolioRepository } from '../infrastructure/portfolio.repository.js';
 
 export interface PortfolioReport {
@@ -26,7 +26,7 @@ export interface PortfolioReport {
 export class ReportsService {
   constructor(
     private readonly portfolio: PortfolioRepository,
-    private readonly customers: CustomersService,
+    private readonly businessClock: BusinessClock,
     private readonly config: AppConfig,
   ) {}
 
@@ -37,7 +37,7 @@ export class ReportsService {
    * Every definition is in http/reports.dto.ts, where the OpenAPI document shows it.
    */
   async portfolioReport(range: { startdate?: string; enddate?: string }): Promise<PortfolioReport> {
-    const today = this.customers.today();
+    const today = this.businessClock.today();
     const enddate =
       range.enddate ?? (range.startdate ? min(addDays(range.startdate, MAX_RANGE_DAYS - 1), today) : today);
     const startdate = range.startdate ?? addDays(enddate, -(MAX_RANGE_DAYS - 1));

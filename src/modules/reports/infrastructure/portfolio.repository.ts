@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ACTIVE_DEAL_SQL, ARREARS_SQL } from '../../customers/infrastructure/deal-figures.sql.js';
+import { ACTIVE_DEAL_SQL, ARREARS_SQL } from '../../contracts/contract.sql.js';
 
 export interface DealFigures {
   activedeals: number;

@@ -56,11 +56,6 @@ export function applyPayment(terms: ContractTerms, current: DealState, amount: M
   return stateFromAmountPaid(terms, current.amountpaid.plus(amount), bonusdays, today, repossessed);
 }
 
-/** A deal whose paid-up date has come: it must be locked (and collected on). */
-export function isOverdue(state: Pick<DealState, 'status' | 'nextpaymentdate'>, today: string): boolean {
-  return (state.status === DealStatus.UNLOCKED || state.status === DealStatus.LOCKED) && state.nextpaymentdate <= today;
-}
-
 export function daysOverdue(nextpaymentdate: string, today: string): number {
   return Math.max(0, daysBetween(nextpaymentdate, today));
 }

@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery, preparedStatement } from '../../../common/database/prepared-query.js';
+import { APPEND_LEDGER_ROW, LEDGER_TOTALS_BY_DEAL, ledgerEntryValues, LedgerRow, NewLedgerEntry } from '../../accounts/ledger.sql.js';
+import { ContractRow, LOCK_CONTRACT_OF, SELECT_CONTRACT } from '../contract.sql.js';
+import { DealStatus } from '../domain/credit-policy.js';
+import { JOIN_CUSTOMER } from '../../customers/customer.sql.js';
+
+/** The state columns of a contract, as the credit policy leaves them. */
+export interface DealStateUpdate {
+  status: DealStatus;
+  amountpaid: string;
+  balance: string;
+  overpaid: string;
+  bonusdays: number;
+  nextpaymentdate: string;
+}
+
+/** A contract as opened at registration. */
+export interface NewContract extends DealStateUpdate {
+  customerId: number;
+  imei: string;
+  dealId: number;
+  dealname: string;
+  totalamount: string;
+  monthly: string;
+  depositpaid: string;
+  startdate: string;
+}
+
+/** A deal rebuilt from its ledger rows and bonus grants (ledger verification). */
+export interface ContractWithLedger extends Omit<ContractRow, 'deal_id' | 'dealname' | 'imei' | 'serialnumber' | 'payg'> {
+  ledger_sum: string;
+  ledger_count: number;
+  granted_days: number;
+}
+
+/** customer_deals and bonus_grants: written here only. */
+/** An unlocked deal due soon (reminders). */
+export interface UnlockedDealDue {
+  customerdealid: number;
+  customerid: number;
+  nextpaymentdate: string;
+  monthly: string;
+  balance: string;
+  payg: string;
+}
+
+@Injectable()
+export class ContractsRepository {
+  private static readonly LOCK = preparedStatement(ContractsRepository, 'lockByCustomerId', LOCK_CONTRACT_OF('$1'));
+
+  /**
+   * The hottest write of the service in one round trip: the payment's ledger row (the ledger's own
+   * append, published by accounts) and the deal's new state, the deal changing only when the row
+   * went in (a reference its source already used changes nothing and answers null). The deal row
+   * must be locked by the caller.
+   */
+  private static readonly RECORD_PAYMENT = preparedStatement(
+    ContractsRepository,
+    'recordPayment',
+    `WITH p AS (${APPEND_LEDGER_ROW}),
+     d AS (
+       UPDATE customer_deals SET status = $8, amountpaid = $9, balance = $10, overpaid = $11, bonusdays = $12, nextpaymentdate = $13, updated_at = now()
+       WHERE id = $2 AND EXISTS (SELECT 1 FROM p))
+     SELECT * FROM p`,
+  );
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(em: EntityManager, d: NewContract): Promise<number> {
+    // The deal carries its device's IMEI so that one IMEI is on at most one deal still being paid
+    // (customer_deals_imei_active_key, a unique index over LOCKED and UNLOCKED deals).
+    const rows = (await em.query(
+      `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+      [d.customerId, d.dealId, d.dealname, d.status, d.totalamount, d.monthly, d.depositpaid, d.amountpaid, d.balance, d.overpaid, d.bonusdays, d.startdate, d.nextpaymentdate, d.imei],
+    )) as Array<{ id: number }>;
+    return rows[0].id;
+  }
+
+  /** The customer's deal, locked until the transaction ends: every change of money or status goes through here. */
+  async lockByCustomerId(customerId: number, em: EntityManager): Promise<ContractRow | null> {
+    const rows = await preparedQuery<ContractRow>(em, ContractsRepository.LOCK, [customerId]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Unlocked deals whose paid-up date has come, locked for this transaction; rows a payment holds
+   * are skipped (the payment decides their state, the next run looks again).
+   */
+  async lockOverdue(em: EntityManager, today: string, limit: number): Promise<ContractRow[]> {
+    return em.query(
+      `${SELECT_CONTRACT}
+       WHERE cd.status = 'UNLOCKED' AND cd.nextpaymentdate <= $1
+       ORDER BY cd.id LIMIT $2 FOR UPDATE OF cd SKIP LOCKED`,
+      [today, limit],
+    );
+  }
+
+  /** Unlocked deals whose paid-up date lies in (after, until]: what reminders are about. */
+  unlockedDealsDue(after: string, until: string): Promise<UnlockedDealDue[]> {
+    return this.dataSource.query(
+      `SELECT cd.id AS customerdealid, cd.customer_id AS customerid, cd.nextpaymentdate, cd.monthly, cd.balance, c.payg
+       FROM customer_deals cd ${JOIN_CUSTOMER('cd.customer_id')} WHERE cd.status = 'UNLOCKED' AND cd.nextpaymentdate > $1 AND cd.nextpaymentdate <= $2 ORDER BY cd.id`,
+      [after, until],
+    );
+  }
+
+  async insertBonusGrant(em: EntityManager, customerDealId: number, days: number, grantedBy: number, route: string): Promise<void> {
+    await em.query('INSERT INTO bonus_grants (customer_deal_id, days, granted_by, route) VALUES ($1, $2, $3, $4)', [customerDealId, days, grantedBy, route]);
+  }
+
+  async markRepossessed(em: EntityManager, id: number, reason: string, by: number): Promise<Date> {
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [rows] = (await em.query(
+      `UPDATE customer_deals SET status = 'REPOSSESSED', repossessed_at = now(), repossession_reason = $2, repossessed_by = $3, updated_at = now()
+       WHERE id = $1 RETURNING repossessed_at`,
+      [id, reason, by],
+    )) as [Array<{ repossessed_at: Date }>, number];
+    return rows[0].repossessed_at;
+  }
+
+  /** The ledger row and the deal's new state in one statement (RECORD_PAYMENT); null when the reference was used. */
+  async recordPayment(em: EntityManager, entry: NewLedgerEntry, s: DealStateUpdate): Promise<LedgerRow | null> {
+    const rows = await preparedQuery<LedgerRow>(em, ContractsRepository.RECORD_PAYMENT, [
+      ...ledgerEntryValues(entry),
+      s.status,
+      s.amountpaid,
+      s.balance,
+      s.overpaid,
+      s.bonusdays,
+      s.nextpaymentdate,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  async update(em: EntityManager, id: number, s: DealStateUpdate): Promise<void> {
+    await em.query(
+      `UPDATE customer_deals SET status = $2, amountpaid = $3, balance = $4, overpaid = $5, bonusdays = $6, nextpaymentdate = $7, updated_at = now() WHERE id = $1`,
+      [id, s.status, s.amountpaid, s.balance, s.overpaid, s.bonusdays, s.nextpaymentdate],
+    );
+  }
+
+  /** Every deal with the sum and count of its ledger rows and the days of its bonus grants. */
+  withLedger(): Promise<ContractWithLedger[]> {
+    return this.dataSource.query(`
+      SELECT cd.id, cd.customer_id, cd.status, cd.totalamount, cd.monthly, cd.depositpaid, cd.amountpaid, cd.balance,
+             cd.overpaid, cd.bonusdays, cd.startdate, cd.nextpaymentdate,
+             coalesce(p.total, 0) AS ledger_sum, coalesce(p.n, 0)::int AS ledger_count, coalesce(b.days, 0)::int AS granted_days
+      FROM customer_deals cd
+      LEFT JOIN (${LEDGER_TOTALS_BY_DEAL}) p ON p.customer_deal_id = cd.id
+      LEFT JOIN (SELECT customer_deal_id, sum(days) AS days FROM bonus_grants GROUP BY customer_deal_id) b ON b.customer_deal_id = cd.id
+      ORDER BY cd.id`);
+  }
+}

@@ -1,0 +1,140 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Role } from '../../../common/auth/role.js';
+import { DomainError } from '../../../common/errors/domain-error.js';
+import { isDatabaseUnavailable } from '../../../common/errors/http-error.js';
+import { PaymentType } from '../../accounts/domain/payment-type.js';
+import { CustomersService } from '../../customers/application/customers.service.js';
+import { ContractsService } from '../../contracts/application/contracts.service.js';
+import { readCsv } from '../domain/csv-file.js';
+import { ImportStatus } from '../domain/import-file.js';
+import { ImportOutcome, ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
+import { ImportValidator, Validated } from './import-validator.js';
+
+/** A file that kills its instance every time it is applied stops being retried after this many starts. */
+export const MAX_ATTEMPTS = 3;
+const POLL_MS = 2000;
+const PROGRESS_EVERY = 250;
+const ROWS_PER_INSERT = 1000;
+
+/**
+ * Works through stored apply jobs, one at a time per instance and one at a time across instances.
+ * Each job is validated and applied inside ONE transaction that also holds the job's row lock
+ * (FOR UPDATE SKIP LOCKED): the book gets all of a file or none of it. An instance killed mid-way
+ * loses its session, PostgreSQL rolls the work back and frees the job, and the next poll of any
+ * instance (this one after its restart included) starts it again from the top. Progress and status
+ * are written beside the transaction, so they are seen while it runs.
+ */
+@Injectable()
+export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(ImportRunner.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly imports: ImportsRepository,
+    private readonly validator: ImportValidator,
+    private readonly customers: CustomersService,
+    private readonly contracts: ContractsService,
+  ) {}
+
+  /** Always on, whatever JOBS_ENABLED says: an import is work a user asked for, not a scheduled job. */
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.kick();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Looks for work now (after a submission), or right after the current job. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.runOne())) {
+        // next job
+      }
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) this.logger.error(`import worker: ${(error as Error).message}`);
+    }
+  }
+
+  /** One job, start to end; false when there was none to take. */
+  async runOne(): Promise<boolean> {
+    return this.dataSource.transaction(async (em) => {
+      const job = await this.imports.claim(em);
+      if (!job || !(await this.imports.tryApplyLock(em))) return false;
+      const record = await this.imports.started(job.import_id);
+      if (record.attempts > MAX_ATTEMPTS) {
+        const message = `Stopped after ${MAX_ATTEMPTS} attempts that did not finish (an instance stopped or an unexpected error, see the log). Nothing of it was written.`;
+        await this.imports.finish(record.id, { status: ImportStatus.FAILED, rows: record.rows, valid: 0, applied: 0, skipped: 0, errorcount: 0, errors: [], message }, em);
+        return true;
+      }
+      await em.query('SAVEPOINT import_apply');
+      try {
+        await this.imports.finish(record.id, await this.apply(em, record, job.content), em);
+      } catch (error) {
+        if (!(error instanceof DomainError) || isDatabaseUnavailable(error)) throw error;
+        // a clash the checks could not see (another request took a PAYG code meanwhile): nothing of the file stays
+        await em.query('ROLLBACK TO SAVEPOINT import_apply');
+        await this.imports.finish(record.id, { status: ImportStatus.FAILED, rows: record.rows, valid: 0, applied: 0, skipped: 0, errorcount: 0, errors: [], message: `Nothing was applied: ${error.message}` }, em);
+      }
+      return true;
+    });
+  }
+
+  private async apply(em: EntityManager, record: ImportRecordRow, content: Buffer): Promise<ImportOutcome> {
+    const checked = await this.validator.validate(readCsv(content), record.kind, record.source, record.mapping, em);
+    const counts = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped };
+    const outcome = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped, errorcount: checked.errors.length, errors: checked.errors };
+    if (checked.errors.length > 0) return { ...outcome, status: ImportStatus.FAILED, applied: 0, message: 'Nothing was applied: correct the rows listed and upload the file again.' };
+    await this.imports.progress(record.id, ImportStatus.APPLYING, 0, counts);
+    const applied = await this.applyRows(em, record, checked, (n) => this.imports.progress(record.id, ImportStatus.APPLYING, n));
+    return { ...outcome, status: ImportStatus.DONE, applied, message: null };
+  }
+
+  private async applyRows(em: EntityManager, record: ImportRecordRow, checked: Validated, progress: (n: number) => Promise<void>): Promise<number> {
+    const actor = { id: record.created_by ?? 1, username: 'import', role: Role.ADMIN };
+    let results: Array<{ externalid: string; row: number; customerId: number | null; paymentId: string | null }> = [];
+    let applied = 0;
+    const step = async (result: (typeof results)[number]) => {
+      results.push(result);
+      if (++applied % ROWS_PER_INSERT === 0) {
+        await this.imports.insertRows(em, record.id, record.source, record.kind, results);
+        results = [];
+      }
+      if (applied % PROGRESS_EVERY === 0) await progress(applied + checked.skipped);
+    };
+    for (const r of checked.customers) {
+      const customerId = await this.customers.registerImported(em, { ...r, openingReference: `IMPORT-${record.id}-${r.externalid}` }, actor);
+      await step({ externalid: r.externalid, row: r.row, customerId, paymentId: null });
+    }
+    for (const r of checked.payments) {
+      const credited = await this.contracts.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id });
+      await step({ externalid: r.externalid, row: r.row, customerId: r.customerid, paymentId: String(credited.payment.paymentid) });
+    }
+    await this.imports.insertRows(em, record.id, record.source, record.kind, results);
+    return applied;
+  }
+}

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AuthUser } from '../../../common/auth/role.js';
+import { notFound } from '../../../common/errors/domain-error.js';
+import { Page } from '../../../common/http/pagination.js';
+import { readCsv } from '../domain/csv-file.js';
+import { ImportKind, ImportMode, ImportStatus, parseMapping, RowError } from '../domain/import-file.js';
+import { ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
+import { ImportRunner } from './import-runner.js';
+import { ImportValidator } from './import-validator.js';
+
+export interface ImportView {
+  importid: number;
+  kind: ImportKind;
+  mode: ImportMode;
+  source: string;
+  status: ImportStatus;
+  filename: string;
+  notify: boolean;
+  rows: number;
+  valid: number;
+  applied: number;
+  skipped: number;
+  processed: number;
+  progress: number;
+  errorcount: number;
+  errors: RowError[];
+  message: string | null;
+  createdat: string;
+  finishedat: string | null;
+}
+
+export interface ImportForm {
+  kind: ImportKind;
+  mode: ImportMode;
+  source: string;
+  mapping?: string;
+  notify: boolean;
+}
+
+export function importView(r: ImportRecordRow): ImportView {
+  return {
+    importid: r.id,
+    kind: r.kind,
+    mode: r.mode,
+    source: r.source,
+    status: r.status,
+    filename: r.filename,
+    notify: r.notify,
+    rows: r.rows,
+    valid: r.valid,
+    applied: r.applied,
+    skipped: r.skipped,
+    processed: r.processed,
+    progress: r.status === ImportStatus.DONE ? 100 : r.rows > 0 ? Math.floor((100 * r.processed) / r.rows) : 0,
+    errorcount: r.errorcount,
+    errors: r.errors,
+    message: r.message,
+    createdat: new Date(r.created_at).toISOString(),
+    finishedat: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+  };
+}
+
+const importNotFound = (id: number) => notFound('IMPORT_NOT_FOUND', `Import ${id} not found.`);
+
+@Injectable()
+export class ImportsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly imports: ImportsRepository,
+    private readonly validator: ImportValidator,
+    private readonly runner: ImportRunner,
+  ) {}
+
+  /**
+   * `validate`: every row checked now, nothing written to the book; the record is kept (DONE) with
+   * its errors. `apply`: the file is stored as a job and answered at once (`accepted`); a worker
+   * validates and applies it in one transaction. The same apply (file, kind, source and mapping)
+   * again answers the earlier record and changes nothing.
+   */
+  async submit(file: { content: Buffer; filename: string }, form: ImportForm, actor: AuthUser): Promise<{ view: ImportView; accepted: boolean }> {
+    const mapping = parseMapping(form.mapping, form.kind);
+    const csv = readCsv(file.content);
+    const filehash = createHash('sha256')
+      .update(JSON.stringify([form.kind, form.source, mapping ? Object.entries(mapping).sort() : null]))
+      .update('\0')
+      .update(file.content)
+      .digest('hex');
+    const record = { kind: form.kind, mode: form.mode, source: form.source, filename: file.filename.slice(0, 255), filehash, mapping, notify: form.notify, createdBy: actor.id };
+    if (form.mode === 'validate') {
+      // a read-only transaction: one snapshot of the book, and the deal rows read FOR SHARE as registration reads them
+      const checked = await this.dataSource.transaction('REPEATABLE READ', (em) => this.validator.validate(csv, form.kind, form.source, mapping, em));
+      const outcome = { status: ImportStatus.DONE, rows: checked.rows, valid: checked.valid, applied: 0, skipped: checked.skipped, errorcount: checked.errors.length, errors: checked.errors };
+      const id = await this.imports.insert({ ...record, status: ImportStatus.DONE }, outcome, null);
+      return { view: { ...(await this.get(id!)), errors: checked.errors }, accepted: false };
+    }
+    const earlier = await this.imports.findApplyByHash(filehash);
+    if (earlier) return { view: importView(earlier), accepted: false };
+    const id = await this.imports.insert({ ...record, status: ImportStatus.VALIDATING }, { status: ImportStatus.VALIDATING, rows: csv.records.length, valid: 0, applied: 0, skipped: 0, errorcount: 0, errors: [] }, file.content);
+    if (id === null) return { view: importView((await this.imports.findApplyByHash(filehash))!), accepted: false };
+    this.runner.kick();
+    return { view: await this.get(id), accepted: true };
+  }
+
+  async get(id: number): Promise<ImportView> {
+    const row = await this.imports.findById(id);
+    if (!row) throw importNotFound(id);
+    return importView(row);
+  }
+
+  async list(page: number, limit: number): Promise<Page<ImportView>> {
+    const { rows, total } = await this.imports.list(page, limit);
+    return { items: rows.map(importView), total, page, limit };
+  }
+}

@@ -1,0 +1,300 @@
+import { invalid } from '../../../common/errors/domain-error.js';
+import { hasFreeTextForbidden, hasOneLineForbidden } from '../../../common/identifiers/characters.js';
+import { normaliseImei } from '../../../common/identifiers/imei.js';
+import { normalisePayg } from '../../../common/identifiers/payg.js';
+import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
+import { Money } from '../../../common/money/money.js';
+import { isValidDate } from '../../../common/time/business-date.js';
+
+export const IMPORT_KINDS = ['customers', 'payments'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+export const IMPORT_MODES = ['validate', 'apply'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
+export enum ImportStatus {
+  VALIDATING = 'VALIDATING',
+  APPLYING = 'APPLYING',
+  DONE = 'DONE',
+  FAILED = 'FAILED',
+}
+
+/** One bad cell (or row): `row` counts the file's lines as a spreadsheet shows them, the header being row 1. */
+export interface RowError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** The columns of each kind (DESIGN part 12), named as in part 4a. */
+export const COLUMNS: Record<ImportKind, { required: readonly string[]; optional: readonly string[] }> = {
+  customers: {
+    required: ['externalid', 'fullname', 'telephone', 'guarantorname', 'guarantorcontact', 'imei', 'payg', 'dealid', 'depositpaid', 'amountpaid', 'startdate'],
+    optional: ['serialnumber'],
+  },
+  payments: { required: ['externalid', 'amount', 'reference', 'date'], optional: ['payg', 'customerid', 'narration'] },
+};
+
+export const EXTERNALID_MAX = 100;
+const MAX_AMOUNT = 1_000_000_000;
+
+export interface CustomerRow {
+  row: number;
+  externalid: string;
+  fullname: string;
+  telephone: string;
+  guarantorname: string;
+  guarantorcontact: string;
+  imei: string;
+  payg: string;
+  serialnumber: string | null;
+  dealid: number;
+  depositpaid: Money;
+  amountpaid: Money;
+  startdate: string;
+}
+
+export interface PaymentRow {
+  row: number;
+  externalid: string;
+  payg: string | null;
+  customerid: number | null;
+  amount: Money;
+  reference: string;
+  narration: string;
+  date: string;
+}
+
+/**
+ * A CSV export of this service writes `'` before a cell starting with = + - @ tab or CR (CSV
+ * injection, part 12); reading such a file back drops it again, so an export re-imports as itself.
+ */
+export function unescapeCell(cell: string): string {
+  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
+/**
+ * The header → field mapping of another platform's export: every key a header of the file, every
+ * value a field of this kind. Unknown fields and a field named twice are 400s.
+ */
+export function parseMapping(text: string | undefined, kind: ImportKind): Record<string, string> | null {
+  if (text === undefined || text.trim() === '') return null;
+  let mapping: unknown;
+  try {
+    mapping = JSON.parse(text);
+  } catch {
+    throw invalid('IMPORT_MAPPING_INVALID', 'mapping must be a JSON object: {"file header": "field"}');
+  }
+  if (mapping === null || typeof mapping !== 'object' || Array.isArray(mapping)) throw invalid('IMPORT_MAPPING_INVALID', 'mapping must be a JSON object: {"file header": "field"}');
+  const fields = [...COLUMNS[kind].required, ...COLUMNS[kind].optional];
+  const seen = new Set<string>();
+  for (const [header, field] of Object.entries(mapping)) {
+    if (typeof field !== 'string' || !fields.includes(field)) throw invalid('IMPORT_MAPPING_INVALID', `mapping of "${header}" must be one of ${fields.join(', ')}`);
+    if (seen.has(field)) throw invalid('IMPORT_MAPPING_INVALID', `mapping names ${field} twice`);
+    seen.add(field);
+  }
+  return mapping as Record<string, string>;
+}
+
+/**
+ * The field each column of the file holds, after the mapping. Columns that are neither mapped nor
+ * fields of this kind are ignored (another platform's export has more); a missing required field is
+ * a 400 naming all of them.
+ */
+export function columnsOf(header: string[], kind: ImportKind, mapping: Record<string, string> | null): Array<string | null> {
+  const fields = [...COLUMNS[kind].required, ...COLUMNS[kind].optional];
+  const columns = header.map((h) => {
+    const name = h.trim();
+    const field = mapping && name in mapping ? mapping[name] : name.toLowerCase();
+    return fields.includes(field) ? field : null;
+  });
+  const missing = COLUMNS[kind].required.filter((f) => !columns.includes(f));
+  if (kind === 'payments' && !columns.includes('payg') && !columns.includes('customerid')) missing.push('payg (or customerid)');
+  if (missing.length) throw invalid('IMPORT_COLUMNS_MISSING', `The file has no column for ${missing.join(', ')}${mapping ? '' : ' (a mapping can name them)'}.`);
+  return columns;
+}
+
+/** Reads one row's cells by field, checking them as the API checks the same fields; the errors go to `errors`. */
+class Cells {
+  constructor(
+    private readonly row: number,
+    private readonly values: Map<string, string>,
+    private readonly errors: RowError[],
+  ) {}
+
+  fail(field: string, message: string): void {
+    this.errors.push({ row: this.row, field, message });
+  }
+
+  private raw(field: string): string | undefined {
+    const value = this.values.get(field);
+    if (value === undefined) return undefined;
+    if (value.includes('\uFFFD')) {
+      this.fail(field, `${field} is not valid UTF-8 text: save the file as CSV UTF-8`);
+      return undefined;
+    }
+    return value;
+  }
+
+  text(field: string, options: { optional?: boolean; max?: number; oneLine?: boolean } = {}): string | null {
+    const value = this.raw(field);
+    if (value === undefined && this.values.has(field)) return null;
+    const refused = options.oneLine === false ? hasFreeTextForbidden : hasOneLineForbidden;
+    if (value !== undefined && refused(value)) {
+      this.fail(field, options.oneLine === false ? `${field} must not contain control characters other than tabs and line breaks` : `${field} must not contain line breaks or control characters`);
+      return null;
+    }
+    const trimmed = (value ?? '').trim();
+    if (trimmed === '') {
+      if (!options.optional) this.fail(field, `${field} should not be empty`);
+      return null;
+    }
+    const max = options.max ?? 255;
+    if (trimmed.length > max) {
+      this.fail(field, `${field} must be shorter than or equal to ${max} characters`);
+      return null;
+    }
+    return trimmed;
+  }
+
+  telephone(field: string, defaultCountry: string): string | null {
+    const typed = this.text(field);
+    if (typed === null) return null;
+    const telephone = normaliseTelephone(typed, defaultCountry);
+    if (!telephone) this.fail(field, `${field} must be a valid telephone number: with its country code (+256772555001) or as dialled in ${defaultCountry}`);
+    return telephone;
+  }
+
+  imei(field: string): string | null {
+    const typed = this.text(field);
+    if (typed === null) return null;
+    const imei = normaliseImei(typed);
+    if (!imei) this.fail(field, `${field} must be 15 digits with a valid check digit`);
+    return imei;
+  }
+
+  payg(field: string, optional = false): string | null {
+    const typed = this.text(field, { optional });
+    if (typed === null) return null;
+    const payg = normalisePayg(typed);
+    if (!payg) this.fail(field, `${field} must be 3–64 letters, digits, dashes or underscores`);
+    return payg;
+  }
+
+  id(field: string, optional = false): number | null {
+    const typed = this.text(field, { optional });
+    if (typed === null) return null;
+    const id = /^[0-9]{1,10}$/.test(typed) ? Number(typed) : NaN;
+    if (!(id >= 1 && id <= 2_147_483_647)) {
+      this.fail(field, `${field} must be an integer from 1 to 2147483647`);
+      return null;
+    }
+    return id;
+  }
+
+  /** An amount as the API takes it (> 0, ≤ 1,000,000,000, at most 2 decimals), written as plain digits. */
+  money(field: string): Money | null {
+    const typed = this.text(field);
+    if (typed === null) return null;
+    if (!/^-?[0-9]+(\.[0-9]+)?$/.test(typed)) {
+      this.fail(field, `${field} must be a number`);
+      return null;
+    }
+    if (/\.[0-9]{3,}$/.test(typed)) {
+      this.fail(field, `${field} must be a number with at most 2 decimal places`);
+      return null;
+    }
+    const amount = Money.of(typed);
+    if (!amount.isPositive()) this.fail(field, `${field} must be a positive number`);
+    else if (amount.gt(Money.of(MAX_AMOUNT))) this.fail(field, `${field} must not exceed ${MAX_AMOUNT}`);
+    else return amount;
+    return null;
+  }
+
+  /** A calendar day YYYY-MM-DD, not after today. */
+  pastDate(field: string, today: string): string | null {
+    const typed = this.text(field);
+    if (typed === null) return null;
+    if (!isValidDate(typed)) {
+      this.fail(field, `${field} must be a date YYYY-MM-DD`);
+      return null;
+    }
+    if (typed > today) {
+      this.fail(field, `${field} must not be in the future (today is ${today})`);
+      return null;
+    }
+    return typed;
+  }
+}
+
+export interface RowContext {
+  today: string;
+  defaultCountry: string;
+}
+
+function cellsOf(record: string[], columns: Array<string | null>): Map<string, string> {
+  const values = new Map<string, string>();
+  columns.forEach((field, i) => {
+    if (field !== null) values.set(field, unescapeCell(record[i] ?? ''));
+  });
+  return values;
+}
+
+/** One customers row checked field by field; null when any field is bad (its errors are in `errors`). */
+export function readCustomerRow(row: number, record: string[], columns: Array<string | null>, context: RowContext, errors: RowError[]): CustomerRow | null {
+  const before = errors.length;
+  const c = new Cells(row, cellsOf(record, columns), errors);
+  const parsed = {
+    row,
+    externalid: c.text('externalid', { max: EXTERNALID_MAX }),
+    fullname: c.text('fullname'),
+    telephone: c.telephone('telephone', context.defaultCountry),
+    guarantorname: c.text('guarantorname'),
+    guarantorcontact: c.telephone('guarantorcontact', context.defaultCountry),
+    imei: c.imei('imei'),
+    payg: c.payg('payg'),
+    serialnumber: c.text('serialnumber', { optional: true }),
+    dealid: c.id('dealid'),
+    depositpaid: c.money('depositpaid'),
+    amountpaid: c.money('amountpaid'),
+    startdate: c.pastDate('startdate', context.today),
+  };
+  if (parsed.depositpaid && parsed.amountpaid && parsed.amountpaid.lt(parsed.depositpaid)) {
+    c.fail('amountpaid', 'amountpaid must be at least depositpaid (it includes the deposit)');
+  }
+  return errors.length === before ? (parsed as CustomerRow) : null;
+}
+
+export function readPaymentRow(row: number, record: string[], columns: Array<string | null>, context: RowContext, errors: RowError[]): PaymentRow | null {
+  const before = errors.length;
+  const c = new Cells(row, cellsOf(record, columns), errors);
+  const parsed = {
+    row,
+    externalid: c.text('externalid', { max: EXTERNALID_MAX }),
+    payg: c.payg('payg', true),
+    customerid: c.id('customerid', true),
+    amount: c.money('amount'),
+    reference: c.text('reference'),
+    narration: c.text('narration', { optional: true, oneLine: false }) ?? '',
+    date: c.pastDate('date', context.today),
+  };
+  if (errors.length === before && parsed.payg === null && parsed.customerid === null) c.fail('payg', 'payg (or customerid) should not be empty');
+  return errors.length === before ? (parsed as PaymentRow) : null;
+}
+
+/** Values that must be unique within the file: the first row keeps it, every later one is an error. */
+export class UniqueInFile {
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly field: string, private readonly label: string) {}
+
+  check(row: number, key: string | null, shown: string, errors: RowError[]): boolean {
+    if (key === null) return true;
+    const first = this.seen.get(key);
+    if (first !== undefined) {
+      errors.push({ row, field: this.field, message: `${this.label} ${shown} is also in row ${first} of this file.` });
+      return false;
+    }
+    this.seen.set(key, row);
+    return true;
+  }
+}

@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
+import { IMPORT_KINDS, IMPORT_MODES, ImportStatus } from '../domain/import-file.js';
+
+/** The multipart/form-data body of POST /finance/imports (documented; read by the controller from the parts). */
+export class ImportRequest {
+  @ApiProperty({ type: 'string', format: 'binary', description: 'The CSV file: UTF-8, comma-separated, header row first (RFC 4180). At most IMPORT_MAX_MB MB.' })
+  file: unknown;
+
+  @ApiProperty({ enum: IMPORT_KINDS, description: '`customers`: an existing book (customers with their deal, start date and what they paid so far); `payments`: payments to apply.' })
+  kind: string;
+
+  @ApiProperty({ enum: IMPORT_MODES, description: '`validate` checks every row and writes nothing; `apply` writes all rows or none.' })
+  mode: string;
+
+  @ApiPropertyOptional({ type: 'string', maxLength: 10000, example: '{"Client ID":"externalid","Phone":"telephone"}', description: 'JSON object: a header of this file → a field name (part 4a). Headers not mapped are read by their own name; other columns are ignored.' })
+  mapping?: string;
+
+  @ApiPropertyOptional({ type: 'string', enum: ['true', 'false'], default: 'false', description: 'Send customers the usual messages. Stored with the import; messages are not sent by imports yet.' })
+  notify?: string;
+
+  @ApiPropertyOptional({ type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', default: 'csv', description: 'Where the file comes from (e.g. the other platform’s name): `externalid` is unique per source and kind.' })
+  source?: string;
+}
+
+export class ImportRowError {
+  @ApiProperty({ example: 3, description: 'Row of the file as a spreadsheet shows it (the header is row 1).' }) row: number;
+  @ApiProperty({ example: 'telephone' }) field: string;
+  @ApiProperty({ example: 'telephone must be a valid telephone number: with its country code (+256772555001) or as dialled in UG' }) message: string;
+}
+
+export class ImportResponse {
+  @ApiProperty({ example: 7 }) importid: number;
+  @ApiProperty({ enum: IMPORT_KINDS }) kind: string;
+  @ApiProperty({ enum: IMPORT_MODES }) mode: string;
+  @ApiProperty({ example: 'csv' }) source: string;
+  @ApiProperty({ enum: ImportStatus, description: 'VALIDATING → APPLYING → DONE, or FAILED (nothing written). A validate is DONE at once.' }) status: string;
+  @ApiProperty({ example: 'book.csv' }) filename: string;
+  @ApiProperty({ example: false }) notify: boolean;
+  @ApiProperty({ example: 1200, description: 'Data rows in the file (blank lines left out).' }) rows: number;
+  @ApiProperty({ example: 1198, description: 'Rows without any error.' }) valid: number;
+  @ApiProperty({ example: 0, description: 'Rows written to the book.' }) applied: number;
+  @ApiProperty({ example: 0, description: 'Rows whose externalid this source brought in before: left as they are.' }) skipped: number;
+  @ApiProperty({ example: 600, description: 'Rows done so far by the running step.' }) processed: number;
+  @ApiProperty({ example: 50, description: 'processed ÷ rows, in percent.' }) progress: number;
+  @ApiProperty({ example: 2 }) errorcount: number;
+  @ApiProperty({ type: [ImportRowError], description: 'Every bad cell (the first 1,000 are stored; empty in listings).' }) errors: ImportRowError[];
+  @ApiProperty({ type: String, nullable: true, example: null }) message: string | null;
+  @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
+  @ApiProperty({ type: String, nullable: true, example: null }) finishedat: string | null;
+}
+
+export class ImportPageResponse {
+  @ApiProperty({ type: [ImportResponse] }) items: ImportResponse[];
+  @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 20 }) limit: number;
+}
+
+export class ImportListQuery extends PageQuery {}
+
+export class ImportIdParam {
+  @ApiProperty({ ...ID_SCHEMA, example: 7 })
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  importid: number;
+}

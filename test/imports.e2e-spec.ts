@@ -1,0 +1,243 @@
+import { parse } from 'csv-parse/sync';
+import { Role } from '../src/common/auth/role.js';
+import { createDeal, registerCustomer, uniqueImei, uniqueTelephone } from './support/fixtures.js';
+import { expectLedgerConsistent } from './support/ledger.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+/**
+ * CSV import of customers and payments, and the CSV exports (DESIGN part 12). The clock stands at
+ * 2026-01-15: a customer who started on 2025-08-15 (five months ago) and paid the deposit and four
+ * monthly instalments has bought 120 days, up to 2025-12-13, and is LOCKED.
+ */
+
+const HEADER = 'externalid,fullname,telephone,guarantorname,guarantorcontact,imei,payg,serialnumber,dealid,depositpaid,amountpaid,startdate';
+const csv = (lines: string[]) => Buffer.from(`${[HEADER, ...lines].join('\r\n')}\r\n`, 'utf8');
+
+describe('CSV imports and exports', () => {
+  let t: TestApp;
+  let admin: string;
+  let dealid: number;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { IMPORT_MAX_MB: '1', } });
+    admin = await t.token(Role.ADMIN);
+    dealid = (await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
+  });
+  afterAll(() => t.close());
+
+  const upload = (file: Buffer, fields: Record<string, string>, token = admin, name = 'book.csv') => {
+    let req = t.http.post('/finance/imports').set('x-access-token', token);
+    for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+    return req.attach('file', file, { filename: name, contentType: 'text/csv' });
+  };
+  const finished = async (importid: number) => {
+    for (let i = 0; i < 300; i++) {
+      const res = await t.http.get(`/finance/imports/${importid}`).set('x-access-token', admin);
+      if (res.body.status === 'DONE' || res.body.status === 'FAILED') return res.body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`import ${importid} did not finish`);
+  };
+  const counts = async () => {
+    const [row] = await t.db.query(`SELECT (SELECT count(*) FROM customers)::int AS customers, (SELECT count(*) FROM payments)::int AS payments,
+      (SELECT count(*) FROM device_commands)::int AS commands, (SELECT count(*) FROM import_rows)::int AS importrows`);
+    return row;
+  };
+
+  const good = () => {
+    const n = Math.random().toString(36).slice(2, 8).toUpperCase();
+    return {
+      externalid: `EXT-${n}`,
+      fullname: `Migrated ${n}`,
+      telephone: uniqueTelephone(),
+      guarantorname: 'Joseph Okello',
+      guarantorcontact: '+256701987654',
+      imei: uniqueImei(),
+      payg: `MIG-${n}`,
+      serialnumber: `SN-${n}`,
+      dealid: String(dealid),
+      depositpaid: '60000.00',
+      amountpaid: '240000.00',
+      startdate: '2025-08-15',
+    };
+  };
+  const line = (r: Record<string, string>) => Object.values(r).join(',');
+
+  it('reports every bad row with its row and field and writes nothing, in validate and in apply', async () => {
+    const existing = await registerCustomer(t, dealid);
+    const a = good();
+    const rows = [
+      line(a),
+      line({ ...good(), fullname: '' }),
+      line({ ...good(), telephone: '12345' }),
+      line({ ...good(), imei: '490154203237517' }),
+      line({ ...good(), payg: a.payg.toLowerCase() }),
+      line({ ...good(), payg: existing.payg }),
+      line({ ...good(), dealid: '999999' }),
+      line({ ...good(), depositpaid: '-5' }),
+      line({ ...good(), startdate: '2026-02-01' }),
+    ];
+    const latin1 = Buffer.from(`${line({ ...good(), fullname: 'Ren_' })}`, 'utf8');
+    latin1[latin1.indexOf('Ren_') + 3] = 0xe9; // "René" written in Latin-1, not UTF-8
+    const file = Buffer.concat([csv(rows), latin1, Buffer.from('\r\n')]);
+    const before = await counts();
+
+    const res = await upload(file, { kind: 'customers', mode: 'validate' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ importid: expect.any(Number), rows: 10, valid: 1, status: 'DONE' });
+    expect(res.body.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([
+      [3, 'fullname'],
+      [4, 'telephone'],
+      [5, 'imei'],
+      [6, 'payg'],
+      [7, 'payg'],
+      [8, 'dealid'],
+      [9, 'depositpaid'],
+      [10, 'startdate'],
+      [11, 'fullname'],
+    ]);
+    const messages = Object.fromEntries(res.body.errors.map((e: { row: number; message: string }) => [e.row, e.message]));
+    expect(messages[3]).toBe('fullname should not be empty');
+    expect(messages[4]).toMatch(/^telephone must be a valid telephone number/);
+    expect(messages[5]).toBe('imei must be 15 digits with a valid check digit');
+    expect(messages[6]).toContain('is also in row 2 of this file');
+    expect(messages[7]).toBe(`PAYG code ${existing.payg} is already assigned to another customer.`);
+    expect(messages[8]).toBe('Deal 999999 not found.');
+    expect(messages[9]).toBe('depositpaid must be a positive number');
+    expect(messages[10]).toBe('startdate must not be in the future (today is 2026-01-15)');
+    expect(messages[11]).toMatch(/not valid UTF-8/);
+    expect(await counts()).toEqual(before);
+
+    const applied = await upload(file, { kind: 'customers', mode: 'apply' });
+    expect(applied.status).toBe(202);
+    const record = await finished(applied.body.importid);
+    expect(record).toMatchObject({ status: 'FAILED', rows: 10, valid: 1, applied: 0, errorcount: 9 });
+    expect(record.errors).toEqual(res.body.errors);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a UTF-16 file, a file without the columns, and a bad form, with 400 {message}', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(HEADER, 'utf16le')]);
+    expect((await upload(utf16, { kind: 'customers', mode: 'validate' })).body).toEqual({ message: 'The file is UTF-16: save it as CSV UTF-8 and upload it again.' });
+    const noColumns = await upload(Buffer.from('name,phone\r\nA,0772555001\r\n'), { kind: 'customers', mode: 'validate' });
+    expect(noColumns.status).toBe(400);
+    expect(noColumns.body.message).toMatch(/^The file has no column for externalid, fullname, telephone/);
+    const form = await upload(csv([]), { kind: 'loans', mode: 'now', extra: 'x' });
+    expect(form.status).toBe(400);
+    expect(form.body).toEqual({ message: 'property extra should not exist; kind must be one of customers, payments; mode must be one of validate, apply' });
+    const json = await t.http.post('/finance/imports').set('x-access-token', admin).send({ kind: 'customers' });
+    expect(json.status).toBe(415);
+  });
+
+  it('answers 413 {message} for a file over IMPORT_MAX_MB', async () => {
+    const big = Buffer.alloc(1024 * 1024 + 10, 'a');
+    const res = await upload(big, { kind: 'customers', mode: 'validate' });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: 'The file is larger than the 1 MB limit (IMPORT_MAX_MB).' });
+  });
+
+  let migrated: ReturnType<typeof good>;
+  let book: Buffer;
+
+  it('applies a correct file: the migrated deal keeps its start date, OPENING in the ledger, LOCKED by the credit policy, a SYNC queued', async () => {
+    migrated = good();
+    const paidOff = { ...good(), amountpaid: '600000.00' };
+    const upToDate = { ...good(), amountpaid: '375000.00', startdate: '2025-10-20' };
+    book = csv([line(migrated), line(paidOff), line(upToDate)]);
+    const before = await counts();
+    const res = await upload(book, { kind: 'customers', mode: 'apply' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'VALIDATING', rows: 3 });
+    const record = await finished(res.body.importid);
+    expect(record).toMatchObject({ status: 'DONE', rows: 3, valid: 3, applied: 3, skipped: 0, errorcount: 0, progress: 100 });
+
+    const [{ id }] = await t.db.query('SELECT id FROM customers WHERE payg = $1', [migrated.payg]);
+    const customer = (await t.http.get(`/finance/customers/${id}`).set('x-access-token', admin)).body;
+    expect(customer).toMatchObject({ telephone: migrated.telephone, imei: migrated.imei, serialnumber: migrated.serialnumber, status: 'PENDING' });
+    expect(customer.deal).toMatchObject({ status: 'LOCKED', startdate: '2025-08-15', nextpaymentdate: '2025-12-13', depositpaid: 60000, amountpaid: 240000, balance: 360000 });
+    const payments = (await t.http.post('/finance/payments/recent').set('x-access-token', admin).send({ customerid: id })).body;
+    expect(payments.map((p: { type: string; amount: number; reference: string }) => [p.type, p.amount, p.reference])).toEqual([
+      ['OPENING', 180000, `IMPORT-${res.body.importid}-${migrated.externalid}`],
+      ['DEPOSIT', 60000, `DEPOSIT-${id}`],
+    ]);
+    const commands = (await t.http.get(`/finance/device/commands?customerid=${id}`).set('x-access-token', admin)).body.items;
+    expect(commands.map((c: { action: string; nextpaymentdate: string }) => [c.action, c.nextpaymentdate])).toEqual([['SYNC', '2025-12-13']]);
+
+    const states = await t.db.query(`SELECT c.payg, cd.status, cd.nextpaymentdate FROM customers c JOIN customer_deals cd ON cd.customer_id = c.id WHERE c.payg = ANY($1) ORDER BY c.payg`, [[paidOff.payg, upToDate.payg]]);
+    expect(Object.fromEntries(states.map((s: { payg: string; status: string }) => [s.payg, s.status]))).toEqual({ [paidOff.payg]: 'PAID_OFF', [upToDate.payg]: 'UNLOCKED' });
+    const after = await counts();
+    expect(after.customers - before.customers).toBe(3);
+    expect(after.commands - before.commands).toBe(3);
+    await expectLedgerConsistent(t);
+  });
+
+  it('answers the same file again with the earlier import and changes nothing; an overlapping file skips what it brought in', async () => {
+    const before = await counts();
+    const again = await upload(book, { kind: 'customers', mode: 'apply' }, admin, 'renamed.csv');
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'DONE', applied: 3, filename: 'book.csv' });
+    expect(await counts()).toEqual(before);
+
+    const extra = good();
+    const overlapping = await upload(csv([line(migrated), line(extra)]), { kind: 'customers', mode: 'apply' });
+    expect(overlapping.status).toBe(202);
+    expect(await finished(overlapping.body.importid)).toMatchObject({ status: 'DONE', rows: 2, applied: 1, skipped: 1 });
+    expect((await counts()).customers).toBe(before.customers + 1);
+    await expectLedgerConsistent(t);
+  });
+
+  it('exports customers as CSV that parses back to the imported rows (round trip), cells injection-safe', async () => {
+    const res = await t.http.get('/finance/exports/customers.csv').set('x-access-token', admin).buffer(true).parse((r, cb) => {
+      let text = '';
+      r.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      r.on('end', () => cb(null, text));
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    const text = res.body as string;
+    expect(text).toContain('\r\n');
+    const exported = parse(text, { columns: true }) as Array<Record<string, string>>;
+    const imported = parse(book, { columns: true }) as Array<Record<string, string>>;
+    const unescape = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
+    for (const row of imported) {
+      const out = exported.find((e) => e.externalid === row.externalid);
+      expect(out).toBeDefined();
+      expect(out!.telephone).toBe(`'${row.telephone}`); // a cell starting with + is written with a leading '
+      const back = Object.fromEntries(Object.keys(row).map((k) => [k, unescape(out![k])]));
+      expect(back).toEqual(row);
+    }
+  });
+
+  it('streams payments, collections and portfolio exports; ADMIN only', async () => {
+    for (const path of ['payments.csv?startdate=2026-01-01&enddate=2026-01-31', 'collections.csv', 'portfolio.csv']) {
+      const res = await t.http.get(`/finance/exports/${path}`).set('x-access-token', admin);
+      expect(res.status).toBe(200);
+      expect(res.text.split('\r\n')[0]).toMatch(/^[a-z]+(,[a-z]+)+$/);
+    }
+    const payments = parse((await t.http.get('/finance/exports/payments.csv').set('x-access-token', admin)).text, { columns: true }) as Array<Record<string, string>>;
+    expect(payments.some((p) => p.type === 'OPENING' && p.amount === '180000.00')).toBe(true);
+    expect((await t.http.get('/finance/exports/payments.csv?startdate=2026-02-01&enddate=2026-01-01').set('x-access-token', admin)).status).toBe(400);
+    const operator = await t.token(Role.OPERATOR);
+    expect((await t.http.get('/finance/exports/customers.csv').set('x-access-token', operator)).status).toBe(403);
+    expect((await upload(csv([]), { kind: 'customers', mode: 'validate' }, operator)).status).toBe(403);
+    expect((await t.http.get('/finance/imports').set('x-access-token', operator)).status).toBe(403);
+    const list = await t.http.get('/finance/imports?limit=2').set('x-access-token', admin);
+    expect(list.body).toMatchObject({ total: expect.any(Number), page: 1, limit: 2 });
+    expect(list.body.items).toHaveLength(2);
+  });
+
+  it('imports payments by PAYG code or customerid as MANUAL receipts; bad rows are reported', async () => {
+    const [{ id }] = await t.db.query('SELECT id FROM customers WHERE payg = $1', [migrated.payg]);
+    const header = 'externalid,payg,customerid,amount,reference,narration,date';
+    const bad = Buffer.from(`${header}\r\nP1,NOPE-1,,100,R-1,,2026-01-10\r\nP2,,${id},0,R-2,,2026-01-10\r\nP3,${migrated.payg},,100,R-3,,2026-13-01\r\n`);
+    const checked = await upload(bad, { kind: 'payments', mode: 'validate' });
+    expect(checked.body.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([[2, 'payg'], [3, 'amount'], [4, 'date']]);
+
+    const file = Buffer.from(`${header}\r\nP1,${migrated.payg.toLowerCase()},,45000,RCPT-${id}-1,"January, cash",2026-01-10\r\nP2,,${id},45000,RCPT-${id}-2,,2026-01-12\r\n`);
+    const res = await upload(file, { kind: 'payments', mode: 'apply', source: 'old-platform' });
+    expect(await finished(res.body.importid)).toMatchObject({ status: 'DONE', applied: 2 });
+    const customer = (await t.http.get(`/finance/customers/${id}`).set('x-access-token', admin)).body;
+    expect(customer.deal).toMatchObject({ amountpaid: 330000, nextpaymentdate: '2026-02-11', status: 'UNLOCKED' });
+    await expectLedgerConsistent(t);
+  });
+});

@@ -1,0 +1,148 @@
+/// <reference lib="dom" />
+import jwt from 'jsonwebtoken';
+import { Role } from '../src/common/auth/role.js';
+import { expectAccessible, screenshot, startWebJourney, type WebJourney } from './support/browser.js';
+import { createDeal, registerCustomer, uniqueImei } from './support/fixtures.js';
+import { ADMIN, TEST_JWT_SECRET } from './support/test-app.js';
+
+/** Serving, managers, collectors, expiry and a phone screen, in a real browser on a fresh database. */
+describe('web client: serving, admin, collector, expiry, phone', () => {
+  let w: WebJourney;
+  let dealname: string;
+
+  beforeAll(async () => {
+    w = await startWebJourney();
+    const deal = await createDeal(w.t, { dealname: 'Solar kit 80W' });
+    dealname = deal.dealname as string;
+    await registerCustomer(w.t, deal.dealid, { fullname: 'Sarah Atim' });
+  });
+  afterAll(() => w.close());
+
+  it('serves the client for its routes, keeps JSON 404s for API paths, and sends a CSP without inline script', async () => {
+    for (const path of ['/', '/customers/42', '/signin']) {
+      const res = await w.t.http.get(path).expect(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.text).toContain('<div id="root">');
+      const csp = res.headers['content-security-policy'] as string;
+      expect(csp).toMatch(/script-src 'self'(;|$)/);
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    }
+    for (const path of ['/finance/nothing-here', '/api/nothing', '/docs/nothing.js', '/assets/missing.js']) {
+      const res = await w.t.http.get(path).expect(404);
+      expect(res.body).toEqual({ message: `Cannot GET ${path}` });
+    }
+  });
+
+  it('keeps Swagger UI working under the CSP', async () => {
+    const { page } = await w.open();
+    const refused: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && /Content Security Policy/.test(m.text()) && refused.push(m.text()));
+    await page.goto('/docs');
+    await page.getByText('PAYG device financing service').first().waitFor();
+    await page.getByText('/finance/payments/load').first().waitFor();
+    expect(refused).toEqual([]);
+  });
+
+  it('lets an admin create a user, read the dashboard and disable the user', async () => {
+    const { page } = await w.open();
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByText('PAR30').waitFor();
+    await page.getByText('Payments per day, last 30 days').waitFor();
+    await page.locator('.recharts-surface').first().waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'dashboard');
+
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Username').fill('fieldofficer7');
+    await dialog.getByLabel('Password').fill('short');
+    await dialog.getByLabel('Role').click();
+    await page.getByRole('option', { name: 'COLLECTOR' }).click();
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await dialog.getByText(/password must/).waitFor();
+    await expectAccessible(page);
+    await dialog.getByLabel('Password').fill('a-long-enough-passphrase');
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText('User fieldofficer7 created.').waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'fieldofficer7' });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const signIn = await w.t.http.post('/api/auth/signin').send({ username: 'fieldofficer7', password: 'a-long-enough-passphrase' });
+    expect(signIn.status).toBe(401);
+  });
+
+  it('lets a collector work a call to RESOLVED', async () => {
+    const collector = await w.t.user(Role.COLLECTOR, 'collector1');
+    const { page } = await w.open();
+    await w.signIn(page, collector.username, collector.password);
+    await page.getByRole('heading', { level: 1, name: 'Collections' }).waitFor();
+    await page.getByRole('button', { name: 'Generate calls' }).click();
+    await page.getByText('All calls').click();
+    const row = page.getByRole('row').filter({ hasText: 'Sarah Atim' });
+    await row.getByRole('button', { name: 'Take' }).click();
+    await page.getByText('My calls').click();
+    await row.getByRole('button', { name: 'Called' }).click();
+    let dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Notes').fill('Promised to pay on Friday');
+    await dialog.getByLabel('Promise date').fill('2026-01-16');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Called' }).click();
+    await row.getByText('CALLED', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Resolved' }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Notes').fill('Paid at the shop');
+    await dialog.getByRole('button', { name: 'Resolved' }).click();
+    await row.getByText('RESOLVED', { exact: true }).waitFor();
+    await expectAccessible(page);
+  });
+
+  it('brings an expired session back to sign-in with the service’s message', async () => {
+    const { page } = await w.open();
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    const expired = jwt.sign({ sub: 1, username: 'admin', role: 'ADMIN', env: 'uat', ver: 1, exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET, {
+      algorithm: 'HS256',
+      issuer: 'payg-uat',
+    });
+    await page.evaluate((token) => {
+      const session = JSON.parse(localStorage.getItem('payg.session')!);
+      localStorage.setItem('payg.session', JSON.stringify({ ...session, accessToken: token }));
+    }, expired);
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Unauthorized! Access Token was expired!' }).waitFor();
+    await expectAccessible(page);
+    // a refused password shows the service's own message
+    await page.getByLabel('Username', { exact: true }).fill('admin');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid username or password.' }).waitFor();
+  });
+
+  it('registers a customer on a 390×844 phone screen', async () => {
+    const operator = await w.t.user(Role.OPERATOR, 'fieldagent1');
+    const { page } = await w.open({ viewport: { width: 390, height: 844 } });
+    await w.signIn(page, operator.username, operator.password);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Register customer' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByLabel('Full name').fill('Moses Kato');
+    await form.getByLabel('Telephone', { exact: true }).fill('0772 555 777');
+    await form.getByLabel('Deal', { exact: true }).click();
+    await page.getByRole('option', { name: new RegExp(dealname) }).click();
+    await form.getByLabel('Guarantor name').fill('Ruth Kato');
+    await form.getByLabel('Guarantor contact').fill('0701 987 111');
+    await form.getByLabel('IMEI').fill(uniqueImei());
+    await form.getByLabel('PAYG code').fill('PAYG-MOSES-1');
+    await form.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Moses Kato' }).waitFor();
+    await expectAccessible(page);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+  });
+});

@@ -1,0 +1,92 @@
+import { Role } from '../src/common/auth/role.js';
+import { expectAccessible, screenshot, startWebJourney, type WebJourney } from './support/browser.js';
+import { createDeal, registerCustomer, uniqueImei, uniqueTelephone } from './support/fixtures.js';
+import { expectLedgerConsistent } from './support/ledger.js';
+
+/** An operator's day in a real browser: registering, loading a payment, assigning a waiting one. */
+describe('web client: operator journeys', () => {
+  let w: WebJourney;
+  let operator: { username: string; password: string };
+  let dealname: string;
+
+  beforeAll(async () => {
+    w = await startWebJourney();
+    operator = await w.t.user(Role.OPERATOR, 'cashier1');
+    const deal = await createDeal(w.t, { dealname: 'Tecno Spark 20', totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 });
+    dealname = deal.dealname as string;
+  });
+  afterAll(async () => {
+    await expectLedgerConsistent(w.t);
+    await w.close();
+  });
+
+  it('registers a customer, loads a payment and shows UNLOCKED with the next payment date', async () => {
+    const { page } = await w.open();
+    await w.signIn(page, operator.username, operator.password);
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Register customer' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByLabel('Full name').fill('Grace Nakato');
+    await form.getByLabel('Telephone', { exact: true }).fill('0772 555 001');
+    await form.getByLabel('Deal', { exact: true }).click();
+    await page.getByRole('option', { name: new RegExp(dealname) }).click();
+    await form.getByLabel('Guarantor name').fill('Joseph Okello');
+    await form.getByLabel('Guarantor contact').fill('+256701987654');
+    // an invalid IMEI first: the API's message appears next to the field
+    await form.getByLabel('IMEI').fill('123');
+    await form.getByLabel('PAYG code').fill('PAYG-GRACE-1');
+    await form.getByRole('button', { name: 'Register' }).click();
+    await form.getByText(/imei must/).waitFor();
+    await expectAccessible(page);
+    await form.getByLabel('IMEI').fill(uniqueImei());
+    await form.getByRole('button', { name: 'Register' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'Grace Nakato' }).waitFor();
+    await page.getByText('LOCKED', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'Load payment' }).click();
+    const pay = page.getByRole('dialog');
+    await pay.getByLabel('Amount').fill('45000');
+    await pay.getByLabel('Reference').fill('CASH-0001');
+    await pay.getByLabel('Narration').fill('Cash at the Kampala shop');
+    await pay.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('UNLOCKED', { exact: true }).first().waitFor();
+    // 45,000 at 45,000 a month buys 30 days from the registration day (2026-01-15)
+    await page.getByText('Feb 14, 2026').waitFor();
+    await page.getByRole('cell', { name: 'CASH-0001' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'customer');
+  });
+
+  it('assigns an unmatched mobile-money payment to the customer found in the dialog', async () => {
+    const customer = await registerCustomer(w.t, (await createDeal(w.t)).dealid, { fullname: 'Peter Mugisha', telephone: uniqueTelephone() });
+    const callback = await w.t.http
+      .post('/finance/amlogs/callback')
+      .set('x-access-token', await w.t.token(Role.PROVIDER))
+      .send({ transaction: { id: 'MM-UNMATCHED-1', amount: 45000, tag: 'NOBODY-HAS-THIS' } });
+    expect(callback.body.status).toBe('UNMATCHED');
+
+    const { page } = await w.open();
+    await w.signIn(page, operator.username, operator.password);
+    await page.getByRole('link', { name: 'Payments' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Unmatched' }).waitFor();
+    await page.getByRole('cell', { name: 'MM-UNMATCHED-1', exact: true }).waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Assign MM-UNMATCHED-1' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Customer', { exact: true }).fill('Peter Mug');
+    await page.getByRole('option', { name: /Peter Mugisha/ }).click();
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Assign' }).click();
+    await page.getByText('No payment is waiting for an operator.').waitFor();
+
+    const payments = await w.t.http.post('/finance/payments/recent').set('x-access-token', await w.t.token(Role.OPERATOR)).send({ customerid: customer.customerid, limit: 5 });
+    expect(payments.body.map((p: { reference: string }) => p.reference)).toContain('MM-UNMATCHED-1');
+
+    await page.getByRole('textbox', { name: 'Reference' }).fill('MM-UNMATCHED-1');
+    await page.getByRole('button', { name: 'Reconcile' }).click();
+    await page.getByRole('status').filter({ hasText: 'ALREADY_APPLIED' }).waitFor();
+  });
+});

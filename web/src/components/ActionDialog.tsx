@@ -1,0 +1,91 @@
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { compact, useAction } from './ui';
+
+export interface Field {
+  name: string;
+  label: string;
+  kind?: 'text' | 'number' | 'select' | 'date' | 'textarea' | 'password';
+  options?: string[];
+  required?: boolean;
+  description?: string;
+}
+
+/**
+ * A button opening a small form that makes one request: the API's message as a toast, its 400
+ * messages under the fields. `confirm` makes it a destructive action that says so before it runs.
+ */
+export function ActionDialog<T>(props: {
+  label: string;
+  title?: string;
+  fields: Field[];
+  initial?: Record<string, string | number>;
+  submitLabel?: string;
+  confirm?: string;
+  color?: string;
+  variant?: string;
+  disabled?: boolean;
+  action: (values: Record<string, any>) => Promise<T>;
+  success: (output: T) => string;
+  invalidates?: unknown[][];
+}) {
+  const { t } = useTranslation();
+  const [opened, { open, close }] = useDisclosure();
+  const initial = Object.fromEntries(props.fields.map((f) => [f.name, props.initial?.[f.name] ?? '']));
+  const form = useForm({ initialValues: initial });
+  const mutation = useAction({
+    form,
+    action: (values: Record<string, any>) => props.action(compact(values)),
+    success: props.success,
+    invalidates: props.invalidates,
+    onDone: () => {
+      close();
+      form.reset();
+    },
+  });
+  return (
+    <>
+      <Button onClick={open} color={props.color} variant={props.variant ?? 'light'} disabled={props.disabled} size="sm">
+        {props.label}
+      </Button>
+      <Modal opened={opened} onClose={close} title={props.title ?? props.label}>
+        <form onSubmit={form.onSubmit((v) => mutation.mutate(v))} noValidate>
+          <Stack>
+            {props.confirm && (
+              <Alert color="red" role="alert">
+                {props.confirm}
+              </Alert>
+            )}
+            {props.fields.map((f) => {
+              const input = { label: f.label, description: f.description, withAsterisk: f.required, ...form.getInputProps(f.name), key: f.name };
+              switch (f.kind) {
+                case 'number':
+                  return <NumberInput {...input} decimalScale={2} />;
+                case 'select':
+                  return <Select {...input} data={f.options ?? []} />;
+                case 'textarea':
+                  return <Textarea {...input} autosize minRows={2} />;
+                case 'date':
+                  return <TextInput {...input} type="date" />;
+                case 'password':
+                  return <TextInput {...input} type="password" autoComplete="new-password" />;
+                default:
+                  return <TextInput {...input} />;
+              }
+            })}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" color={props.color} loading={mutation.isPending}>
+                {props.submitLabel ?? t('common.save')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,171 @@
+import { Alert, Badge, Center, Group, Loader, Pagination, Table, Text } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ApiError } from '../api/client';
+import { useClientConfig } from '../api/config';
+import { fieldErrors, formatDate, formatDateTime, formatMoney, type FormatSettings } from '../format';
+
+/** List filters and the page live in the URL, so a list can be shared, reloaded and gone back to. */
+export function useUrlFilters<K extends string>(keys: readonly K[]) {
+  const [params, setParams] = useSearchParams();
+  const values = Object.fromEntries(keys.map((k) => [k, params.get(k) ?? ''])) as Record<K, string>;
+  const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
+  const set = (changes: Partial<Record<K | 'page', string | number>>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === '' || value === undefined || value === null) next.delete(key);
+          else next.set(key, String(value));
+        }
+        if (!('page' in changes)) next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  return { values, page, set };
+}
+
+export const PAGE_SIZE = 20;
+
+export function Pager({ total, page, onChange, limit = PAGE_SIZE }: { total: number; page: number; onChange: (page: number) => void; limit?: number }) {
+  const { t } = useTranslation();
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return (
+    <Group justify="space-between" mt="sm">
+      <Text size="sm" c="dimmed">
+        {t('common.total', { count: total })}
+      </Text>
+      {pages > 1 && <Pagination total={pages} value={page} onChange={onChange} size="sm" getControlProps={(p) => ({ 'aria-label': t('common.page', { page: p }) })} />}
+    </Group>
+  );
+}
+
+export function Loading() {
+  return (
+    <Center p="lg">
+      <Loader size="sm" />
+    </Center>
+  );
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <Alert color="red" role="alert" my="sm">
+      {(error as Error).message}
+    </Alert>
+  );
+}
+
+/** A table that scrolls sideways on a phone rather than squeezing its columns. */
+export function DataTable({ head, rows, empty, caption }: { head: string[]; rows: React.ReactNode[][]; empty: string; caption?: string }) {
+  return (
+    // scrolls sideways on a phone; focusable so that a keyboard can scroll it too
+    <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption ?? head.filter(Boolean).join(', ')}>
+      <Table striped highlightOnHover verticalSpacing="xs" miw={560}>
+        {caption && <caption style={{ position: 'absolute', left: -10000 }}>{caption}</caption>}
+        <Table.Thead>
+          <Table.Tr>
+            {head.map((h) => (
+              <Table.Th key={h}>{h}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.length === 0 ? (
+            <Table.Tr>
+              <Table.Td colSpan={head.length}>
+                <Text size="sm" c="dimmed">
+                  {empty}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ) : (
+            rows.map((cells, i) => (
+              <Table.Tr key={i}>
+                {cells.map((cell, j) => (
+                  <Table.Td key={j}>{cell}</Table.Td>
+                ))}
+              </Table.Tr>
+            ))
+          )}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}
+
+/** Badge colours with a 4.5:1 contrast between text and background (dark shades with white, light ones with black). */
+const STATUS_COLOURS: Record<string, [string, string]> = {
+  LOCKED: ['red.9', 'white'],
+  UNLOCKED: ['#1e6f31', 'white'],
+  PAID_OFF: ['blue.9', 'white'],
+  REPOSSESSED: ['dark.7', 'white'],
+  PENDING: ['yellow.3', 'black'],
+  APPROVED: ['#1e6f31', 'white'],
+  CALLED: ['orange.3', 'black'],
+  RESOLVED: ['#1e6f31', 'white'],
+  DELIVERED: ['#1e6f31', 'white'],
+  UNMATCHED: ['yellow.3', 'black'],
+  HELD: ['red.9', 'white'],
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  const [bg, text] = STATUS_COLOURS[status] ?? ['gray.2', 'black'];
+  return (
+    <Badge color={bg} c={text} variant="filled">
+      {status}
+    </Badge>
+  );
+}
+
+/** Formatting bound to the service's CURRENCY and BUSINESS_TIMEZONE. */
+export function useFormat() {
+  const config = useClientConfig();
+  const s: FormatSettings = { currency: config.currency, timezone: config.timezone };
+  return {
+    money: (n: number | null | undefined) => formatMoney(n, s),
+    date: (d: string | null | undefined) => formatDate(d),
+    time: (iso: string | null | undefined) => formatDateTime(iso, s),
+    config,
+  };
+}
+
+/**
+ * A state-changing call: the API's message as a toast, its 400 messages next to the form's fields,
+ * and the lists named in `invalidates` read again afterwards.
+ */
+export function useAction<TInput, TOutput>(options: {
+  action: (input: TInput) => Promise<TOutput>;
+  success: (output: TOutput) => string;
+  invalidates?: readonly unknown[][];
+  form?: UseFormReturnType<any>;
+  onDone?: (output: TOutput) => void;
+}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: options.action,
+    onSuccess: async (output) => {
+      notifications.show({ color: 'green', message: options.success(output) });
+      for (const key of options.invalidates ?? []) await queryClient.invalidateQueries({ queryKey: key });
+      options.onDone?.(output);
+    },
+    onError: (error) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (options.form && error instanceof ApiError && error.status === 400) {
+        const { byField } = fieldErrors(message, Object.keys(options.form.getValues()));
+        options.form.setErrors(byField);
+      }
+      notifications.show({ color: 'red', message });
+    },
+  });
+}
+
+/** Form values to a request body: empty optional strings are left out, numbers stay numbers. */
+export function compact<T extends Record<string, unknown>>(values: T): T {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== null && v !== undefined)) as T;
+}

@@ -1,0 +1,92 @@
+import { BarChart, DonutChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
+import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api, ok } from '../../api/client';
+import { PageTitle } from '../../components/Layout';
+import { ErrorNote, Loading, useFormat } from '../../components/ui';
+import { formatPercent } from '../../format';
+
+const COLOURS: Record<string, string> = { LOCKED: 'red.6', UNLOCKED: 'teal.6', PAID_OFF: 'blue.6', REPOSSESSED: 'gray.7', PENDING: 'yellow.6', CALLED: 'orange.6', RESOLVED: 'green.6', APPROVED: 'teal.6' };
+
+function Figure({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
+  return (
+    <Card withBorder padding="sm">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fw={700} size="xl">
+        {value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+function ChartCard({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Card withBorder component="section" aria-label={title}>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+const slices = (counts: Record<string, number>) => Object.entries(counts).map(([name, value]) => ({ name, value, color: COLOURS[name] ?? 'gray.5' }));
+
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const portfolio = useQuery({ queryKey: ['dashboard', 'portfolio'], queryFn: () => ok(api.GET('/finance/reports/portfolio')) });
+  const perDay = useQuery({ queryKey: ['dashboard', 'per-day'], queryFn: () => ok(api.GET('/finance/reports/payments-per-day', { params: { query: { days: 30 } } })) });
+  const customers = useQuery({ queryKey: ['dashboard', 'customers'], queryFn: () => ok(api.GET('/finance/customers/status-summary')) });
+  const calls = useQuery({ queryKey: ['dashboard', 'calls'], queryFn: () => ok(api.GET('/finance/collections/stats')) });
+  if (portfolio.isLoading) return <Loading />;
+  const p = portfolio.data;
+  return (
+    <Stack>
+      <PageTitle>{t('nav.dashboard')}</PageTitle>
+      <ErrorNote error={portfolio.error ?? perDay.error} />
+      {p && (
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
+          <Figure label={t('dashboard.par30')} value={formatPercent(p.par30)} hint={fmt.money(p.par30balance)} />
+          <Figure label={t('dashboard.collectionRate')} value={formatPercent(p.collection.rate)} hint={t('dashboard.range', { from: fmt.date(p.collection.startdate), to: fmt.date(p.collection.enddate) })} />
+          <Figure label={t('dashboard.activeDeals')} value={p.activedeals} />
+          <Figure label={t('dashboard.outstanding')} value={fmt.money(p.outstandingbalance)} />
+          <Figure label={t('dashboard.arrears')} value={fmt.money(p.amountinarrears)} />
+          <Figure label={t('dashboard.repossessed')} value={fmt.money(p.repossessedbalance)} hint={t('dashboard.deals', { count: p.repossesseddeals })} />
+        </SimpleGrid>
+      )}
+      {customers.data && (
+        <SimpleGrid cols={{ base: 3 }}>
+          {Object.entries(customers.data).map(([status, count]) => (
+            <Figure key={status} label={t('dashboard.customersStatus', { status })} value={count} />
+          ))}
+        </SimpleGrid>
+      )}
+      <ChartCard title={t('dashboard.paymentsPerDay')}>
+        {perDay.data && (
+          <BarChart
+            h={240}
+            data={perDay.data.days.map((d) => ({ day: d.date.slice(5), amount: d.amount, payments: d.payments }))}
+            dataKey="day"
+            series={[{ name: 'amount', label: t('dashboard.amount'), color: 'teal.6' }]}
+            valueFormatter={(v) => fmt.money(v)}
+            tickLine="y"
+          />
+        )}
+      </ChartCard>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <ChartCard title={t('dashboard.dealsByStatus')}>{p && <DonutChart data={slices(p.dealsbystatus)} withLabels withLabelsLine={false} mx="auto" />}</ChartCard>
+        <ChartCard title={t('dashboard.callsByState')}>{calls.data && <DonutChart data={slices(calls.data)} withLabels withLabelsLine={false} mx="auto" />}</ChartCard>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,176 @@
+import { Button, Card, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, ok, type Schemas } from '../../api/client';
+import { CustomerPicker } from '../../components/CustomerPicker';
+import { PageTitle } from '../../components/Layout';
+import { DataTable, ErrorNote, PAGE_SIZE, Pager, StatusBadge, useAction, useFormat, useUrlFilters } from '../../components/ui';
+
+type Unmatched = Schemas['UnmatchedResponse'];
+
+function AssignDialog({ item, onClose }: { item: Unmatched; onClose: () => void }) {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const [customerid, setCustomerid] = useState<number | null>(null);
+  const [error, setError] = useState<string | undefined>();
+  const assign = useAction({
+    action: (id: number) => ok(api.POST('/finance/amlogs/assign', { body: { transactionid: item.transactionid, customerid: id } })),
+    success: (r) => (r as { message?: string }).message ?? t('common.saved'),
+    invalidates: [['unmatched'], ['customers'], ['customer']],
+    onDone: onClose,
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('payments.assignTitle', { id: item.transactionid })}>
+      <Stack>
+        <Text size="sm">{t('payments.assignHint', { amount: fmt.money(item.amount), tag: item.tag })}</Text>
+        <CustomerPicker label={t('payments.customer')} value={customerid} onChange={setCustomerid} error={error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button loading={assign.isPending} onClick={() => (customerid ? assign.mutate(customerid) : setError(t('payments.chooseCustomer')))}>
+            {t('payments.assign')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function Reconcile() {
+  const { t } = useTranslation();
+  const form = useForm({ initialValues: { reference: '' } });
+  const [result, setResult] = useState<string | null>(null);
+  const recon = useAction({
+    form,
+    action: (v: { reference: string }) => ok(api.POST('/finance/payments/recon', { body: v })),
+    success: (r) => `${r.status}: ${r.message}`,
+    invalidates: [['unmatched']],
+    onDone: (r) => setResult(`${r.reference}: ${r.status} — ${r.message}`),
+  });
+  return (
+    <Card withBorder component="section" aria-label={t('payments.reconcile')}>
+      <Title order={2} size="h4" mb="xs">
+        {t('payments.reconcile')}
+      </Title>
+      <form onSubmit={form.onSubmit((v) => recon.mutate(v))} noValidate>
+        <Group align="end">
+          <TextInput label={t('payments.reference')} {...form.getInputProps('reference')} style={{ flex: 1, minWidth: 180 }} />
+          <Button type="submit" loading={recon.isPending}>
+            {t('payments.reconcile')}
+          </Button>
+        </Group>
+      </form>
+      {result && (
+        <Text size="sm" mt="xs" role="status">
+          {result}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+function Lookup() {
+  const { t } = useTranslation();
+  const form = useForm({ initialValues: { startdate: '', enddate: '' } });
+  const [result, setResult] = useState<string | null>(null);
+  const lookup = useAction({
+    form,
+    action: (v: { startdate: string; enddate: string }) => ok(api.POST('/finance/amlogs/lookup', { body: v })),
+    success: (r) => t('payments.lookupResult', r),
+    invalidates: [['unmatched']],
+    onDone: (r) => setResult(t('payments.lookupResult', r)),
+  });
+  return (
+    <Card withBorder component="section" aria-label={t('payments.lookup')}>
+      <Title order={2} size="h4" mb="xs">
+        {t('payments.lookup')}
+      </Title>
+      <form onSubmit={form.onSubmit((v) => lookup.mutate(v))} noValidate>
+        <Group align="end">
+          <TextInput type="date" label={t('payments.startdate')} {...form.getInputProps('startdate')} />
+          <TextInput type="date" label={t('payments.enddate')} {...form.getInputProps('enddate')} />
+          <Button type="submit" loading={lookup.isPending}>
+            {t('payments.lookup')}
+          </Button>
+        </Group>
+      </form>
+      {result && (
+        <Text size="sm" mt="xs" role="status">
+          {result}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+function Recent() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const [customerid, setCustomerid] = useState<number | null>(null);
+  const recent = useQuery({
+    queryKey: ['customer', customerid, 'payments'],
+    enabled: customerid !== null,
+    queryFn: () => ok(api.POST('/finance/payments/recent', { body: { customerid: customerid!, limit: 20 } })),
+  });
+  return (
+    <Card withBorder component="section" aria-label={t('payments.recent')}>
+      <Title order={2} size="h4" mb="xs">
+        {t('payments.recent')}
+      </Title>
+      <CustomerPicker label={t('payments.customer')} value={customerid} onChange={setCustomerid} />
+      {customerid !== null && (
+        <DataTable
+          empty={t('common.none')}
+          head={[t('payments.date'), t('payments.amount'), t('payments.reference'), t('payments.type'), t('payments.narration')]}
+          rows={(recent.data ?? []).map((p) => [fmt.time(p.createdat), fmt.money(p.amount), p.reference, p.type, p.narration])}
+        />
+      )}
+    </Card>
+  );
+}
+
+export default function PaymentsPage() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const { page, set } = useUrlFilters([] as const);
+  const [assigning, setAssigning] = useState<Unmatched | null>(null);
+  const unmatched = useQuery({
+    queryKey: ['unmatched', page],
+    queryFn: () => ok(api.GET('/finance/amlogs/unmatched', { params: { query: { page, limit: PAGE_SIZE } } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Stack>
+      <PageTitle>{t('nav.payments')}</PageTitle>
+      <Card withBorder component="section" aria-label={t('payments.unmatched')}>
+        <Title order={2} size="h4" mb="xs">
+          {t('payments.unmatched')}
+        </Title>
+        <ErrorNote error={unmatched.error} />
+        <DataTable
+          empty={t('payments.noneUnmatched')}
+          head={[t('payments.received'), t('payments.transaction'), t('payments.tag'), t('payments.amount'), t('payments.status'), t('payments.reason'), '']}
+          rows={(unmatched.data?.items ?? []).map((u) => [
+            fmt.time(u.receivedat),
+            u.transactionid,
+            u.tag,
+            fmt.money(u.amount),
+            <StatusBadge status={u.status} />,
+            u.reason ?? '—',
+            <Button size="xs" onClick={() => setAssigning(u)} aria-label={t('payments.assignOne', { id: u.transactionid })}>
+              {t('payments.assign')}
+            </Button>,
+          ])}
+        />
+        <Pager total={unmatched.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      </Card>
+      {assigning && <AssignDialog item={assigning} onClose={() => setAssigning(null)} />}
+      <Reconcile />
+      <Lookup />
+      <Recent />
+    </Stack>
+  );
+}
