@@ -15,15 +15,15 @@ import { AppConfig } from './config/app-config.js';
 import { runMigrations } from './database/migrate.js';
 import { acceptFormDeliveryReports } from './modules/messages/http/delivery-reports.controller.js';
 import { setUpSwagger } from './swagger.js';
+import { MAX_PARAM_LENGTH, tooLongParameterMessage } from './common/http/limits.js';
 import { setUpWebClient } from './web-client.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
-export const MAX_PARAM_LENGTH = 200;
 /** The routes that take multipart/form-data (a file) instead of JSON. */
 const MULTIPART_ROUTES = new Set(['POST /finance/imports']);
 
 function frameworkError(error: { code?: string }): { status: number; message: string } {
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status: 400, message: `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.` };
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status: 400, message: tooLongParameterMessage() };
   return { status: 400, message: 'Malformed URL.' };
 }
 

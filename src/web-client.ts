@@ -1,4 +1,5 @@
 import helmet from '@fastify/helmet';
+import { MAX_PARAM_LENGTH, tooLongParameterMessage } from './common/http/limits.js';
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -75,7 +76,11 @@ export async function setUpWebClient(app: NestFastifyApplication, root = WEB_CLI
     } catch {
       return notFound(request, reply);
     }
-    if (isApiPath(path)) return notFound(request, reply);
+    if (isApiPath(path)) {
+      // the catch-all matched where the API's router would have refused an over-long parameter: answer as it would
+      if (path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)) return reply.code(400).send({ message: tooLongParameterMessage() });
+      return notFound(request, reply);
+    }
     if (files.has(path) && path !== '/index.html') {
       // Vite names every asset after its content: a changed file is a new name, so it may be cached for good.
       const immutable = path.startsWith('/assets/');

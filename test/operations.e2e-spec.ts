@@ -39,7 +39,7 @@ describe('Operations: health, OpenAPI, access metadata, audit log', () => {
 
   it('GET /health answers 200 with the database up, without a token', async () => {
     const res = await t.http.get('/health').expect(200);
-    expect(res.body).toEqual({ status: 'ok', database: 'up', mobilemoney: 'not configured', devicelock: 'not configured' });
+    expect(res.body).toEqual({ status: 'ok', database: 'up', mobilemoney: 'not configured', devicelock: 'not configured', sms: 'not configured' });
   });
 
   it('serves the OpenAPI document at /docs-json: title, version 2.0.0, the x-access-token scheme and both servers', async () => {
@@ -84,7 +84,8 @@ describe('Operations: health, OpenAPI, access metadata, audit log', () => {
     const openFinance = routes.filter((r) => r.path.startsWith('/finance/') && r.isPublic);
     expect(openFinance).toEqual([]);
     const open = routes.filter((r) => r.isPublic).map((r) => `${r.method} ${r.path}`).sort();
-    expect(open).toEqual(['GET /health', 'POST /api/auth/signin']);
+    // sign-in, health, the web client's settings before sign-in, and the SMS gateway's webhook (its own key)
+    expect(open).toEqual(['GET /api/client-config', 'GET /health', 'POST /api/auth/signin', 'POST /sms/delivery-reports']);
   });
 
   it('writes who changed what to the audit log for a state-changing request', async () => {
