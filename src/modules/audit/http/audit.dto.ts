@@ -51,9 +51,3 @@ export class AuditEntryResponse {
   @ApiProperty({ example: '2026-03-10T08:00:00.000Z' }) at: string;
 }
 
-export class AuditPageResponse {
-  @ApiProperty({ type: [AuditEntryResponse] }) items: AuditEntryResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

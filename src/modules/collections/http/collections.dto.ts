@@ -83,13 +83,6 @@ export class CallResponse {
   @ApiProperty({ example: null, nullable: true, type: String }) resolvedat: string | null;
 }
 
-export class CallPageResponse {
-  @ApiProperty({ type: [CallResponse] }) items: CallResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}
-
 export class GenerateCallsResponse {
   @ApiProperty({ example: 3, description: 'Calls opened by this run.' }) opened: number;
   @ApiProperty({

@@ -103,13 +103,6 @@ export class CustomerResponse {
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 
-export class CustomerPageResponse {
-  @ApiProperty({ type: [CustomerResponse] }) items: CustomerResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}
-
 export class StatusSummaryResponse {
   @ApiProperty({ example: 12 }) PENDING: number;
   @ApiProperty({ example: 30 }) APPROVED: number;

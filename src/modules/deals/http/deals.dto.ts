@@ -48,9 +48,3 @@ export class CreatedDealResponse extends DealResponse {
   @ApiProperty({ example: 'Deal created.' }) message: string;
 }
 
-export class DealPageResponse {
-  @ApiProperty({ type: [DealResponse] }) items: DealResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

@@ -86,9 +86,3 @@ export class SyncResponse {
   @ApiProperty({ type: CommandResponse }) command: CommandResponse;
 }
 
-export class CommandPageResponse {
-  @ApiProperty({ type: [CommandResponse] }) items: CommandResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

@@ -39,9 +39,3 @@ export class FeedbackResponse {
   @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
 }
 
-export class FeedbackPageResponse {
-  @ApiProperty({ type: [FeedbackResponse] }) items: FeedbackResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

@@ -52,13 +52,6 @@ export class ImportResponse {
   @ApiProperty({ type: String, nullable: true, example: null }) finishedat: string | null;
 }
 
-export class ImportPageResponse {
-  @ApiProperty({ type: [ImportResponse] }) items: ImportResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}
-
 export class ImportListQuery extends PageQuery {}
 
 export class ImportIdParam {

@@ -85,9 +85,3 @@ export class AdjustStockResponse extends ItemResponse {
   @ApiProperty({ type: MovementResponse }) movement: MovementResponse;
 }
 
-export class ItemPageResponse {
-  @ApiProperty({ type: [ItemResponse] }) items: ItemResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

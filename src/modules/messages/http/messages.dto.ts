@@ -72,13 +72,6 @@ export class SmsMessageResponse implements MessageView {
   @ApiProperty({ example: '2026-03-10T09:12:05.000Z', nullable: true, type: String }) deliveredat: string | null;
 }
 
-export class SmsMessagePageResponse {
-  @ApiProperty({ type: [SmsMessageResponse] }) items: SmsMessageResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}
-
 /** Africa's Talking's delivery report (form fields or JSON); the fields this service does not use are ignored. */
 @IgnoreUnknownFields()
 export class DeliveryReportRequest {

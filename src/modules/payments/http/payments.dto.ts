@@ -124,9 +124,3 @@ export class UnmatchedResponse {
   @ApiProperty({ example: '2026-01-20T10:00:00.000Z' }) receivedat: string;
 }
 
-export class UnmatchedPageResponse {
-  @ApiProperty({ type: [UnmatchedResponse] }) items: UnmatchedResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

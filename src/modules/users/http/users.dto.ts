@@ -68,13 +68,6 @@ export class UserDetailResponse extends UserResponse {
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) createdat: string;
 }
 
-export class UserPageResponse {
-  @ApiProperty({ type: [UserDetailResponse] }) items: UserDetailResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}
-
 export class MessageResponse {
   @ApiProperty({ example: 'Password changed.' }) message: string;
 }
