@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { DateField, IdentifierField } from '../../../common/validation/fields.js';
+import type { AuditEntryView } from '../application/audit.service.js';
 
 export class AuditQuery extends PageQuery {
   @ApiPropertyOptional({ ...ID_SCHEMA, example: 3, description: 'Only what this staff user did.' })
@@ -39,7 +40,7 @@ export class AuditQuery extends PageQuery {
   enddate?: string;
 }
 
-export class AuditEntryResponse {
+export class AuditEntryResponse implements AuditEntryView {
   @ApiProperty({ example: 1031 }) auditid: number;
   @ApiProperty({ example: 3, nullable: true, type: Number, description: 'The staff user who made the request (null for none).' }) userid: number | null;
   @ApiProperty({ example: 'cashier1', nullable: true, type: String }) username: string | null;

@@ -3,7 +3,8 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { DateField, EnumField, IdField, TextField } from '../../../common/validation/fields.js';
-import { CALL_STATUSES, CallStatus, RESOLUTIONS } from '../domain/collection-call.js';
+import { CALL_STATUSES, CallStatus, Resolution, RESOLUTIONS } from '../domain/collection-call.js';
+import type { CallView } from '../application/collections.service.js';
 
 export class CallListQuery extends PageQuery {
   @ApiPropertyOptional({ enum: CALL_STATUSES })
@@ -49,14 +50,14 @@ export class UpdateCallRequest {
   promisedate?: string;
 }
 
-export class CallResponse {
+export class CallResponse implements CallView {
   @ApiProperty({ example: 12 }) callid: number;
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ example: 42 }) customerdealid: number;
   @ApiProperty({ example: 'Nakato Sarah' }) fullname: string;
   @ApiProperty({ example: '256772123456' }) telephone: string;
   @ApiProperty({ example: 'PAYG-000123', nullable: true, type: String }) payg: string | null;
-  @ApiProperty({ enum: CALL_STATUSES, example: 'PENDING' }) status: string;
+  @ApiProperty({ enum: CALL_STATUSES, example: 'PENDING' }) status: CallStatus;
   @ApiProperty({
     example: 45000,
     description:
@@ -77,7 +78,7 @@ export class CallResponse {
     description:
       'Who or what resolved the call: COLLECTOR (the collector marked it RESOLVED), PAYMENT or BONUS_DAYS (the deal came up to date), REPOSSESSED (the device was taken back).',
   })
-  resolution: string | null;
+  resolution: Resolution | null;
   @ApiProperty({ example: '2026-03-10T06:00:00.000Z' }) createdat: string;
   @ApiProperty({ example: null, nullable: true, type: String }) calledat: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) resolvedat: string | null;

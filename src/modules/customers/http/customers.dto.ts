@@ -5,6 +5,7 @@ import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js'
 import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, TelephoneField, TextField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
+import type { AccountView, CustomerView } from '../application/customer-views.js';
 
 export class RegisterCustomerRequest {
   @TextField({ example: 'Amina Nakato', oneLine: true })
@@ -86,7 +87,7 @@ export class CustomerListQuery extends PageQuery {
   search?: string;
 }
 
-export class CustomerResponse {
+export class CustomerResponse implements CustomerView {
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ example: 'Amina Nakato' }) fullname: string;
   @ApiProperty({ example: '+256772555001', description: 'E.164.' }) telephone: string;
@@ -109,7 +110,7 @@ export class StatusSummaryResponse {
   @ApiProperty({ example: 1 }) REPOSSESSED: number;
 }
 
-export class AccountResponse {
+export class AccountResponse implements AccountView {
   @ApiProperty({ example: 42 }) accountid: number;
   @ApiProperty({ example: 'AC000000420' }) accountnumber: string;
   @ApiProperty({ example: 42 }) customerid: number;

@@ -4,6 +4,7 @@ import { IsInt, Max, Min } from 'class-validator';
 import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { IdentifierField, IdField, IntField, PaygField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
+import type { CommandView } from '../../device-commands/application/device-commands.service.js';
 
 export class LockUpdateRequest {
   @IdField({ example: 42 })
@@ -46,7 +47,7 @@ export class CommandsQuery extends PageQuery {
   customerid: number;
 }
 
-export class CommandResponse {
+export class CommandResponse implements CommandView {
   @ApiProperty({ example: '3f7a0d6e-1b7c-4d3e-9a51-0f1e2d3c4b5a' }) commandid: string;
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ enum: ['LOCK', 'UNLOCK', 'TEMP_UNLOCK', 'PERMANENT_LOCK', 'RELEASE', 'SYNC'], example: 'UNLOCK' }) action: string;

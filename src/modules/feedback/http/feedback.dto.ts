@@ -4,6 +4,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { EnumField, IdField, TextField } from '../../../common/validation/fields.js';
 import { FEEDBACK_CATEGORIES, FeedbackCategory } from '../domain/feedback.js';
+import type { FeedbackView } from '../application/feedback.service.js';
 
 export class CreateFeedbackRequest {
   @IdField({ example: 42 })
@@ -30,10 +31,10 @@ export class FeedbackListQuery extends PageQuery {
   customerid?: number;
 }
 
-export class FeedbackResponse {
+export class FeedbackResponse implements FeedbackView {
   @ApiProperty({ example: 5 }) feedbackid: number;
   @ApiProperty({ example: 42 }) customerid: number;
-  @ApiProperty({ enum: FEEDBACK_CATEGORIES, example: 'DEVICE' }) category: string;
+  @ApiProperty({ enum: FEEDBACK_CATEGORIES, example: 'DEVICE' }) category: FeedbackCategory;
   @ApiProperty({ example: 'The phone does not unlock after paying by mobile money.' }) message: string;
   @ApiProperty({ example: 3, nullable: true, type: Number }) createdby: number | null;
   @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;

@@ -3,6 +3,8 @@ import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
 import { IMPORT_KINDS, IMPORT_MODES, ImportStatus } from '../domain/import-file.js';
+import type { ImportKind, ImportMode } from '../domain/import-file.js';
+import type { ImportView } from '../application/imports.service.js';
 
 /** The multipart/form-data body of POST /finance/imports (documented; read by the controller from the parts). */
 export class ImportRequest {
@@ -31,12 +33,12 @@ export class ImportRowError {
   @ApiProperty({ example: 'telephone must be a valid telephone number: with its country code (+256772555001) or as dialled in UG' }) message: string;
 }
 
-export class ImportResponse {
+export class ImportResponse implements ImportView {
   @ApiProperty({ example: 7 }) importid: number;
-  @ApiProperty({ enum: IMPORT_KINDS }) kind: string;
-  @ApiProperty({ enum: IMPORT_MODES }) mode: string;
+  @ApiProperty({ enum: IMPORT_KINDS }) kind: ImportKind;
+  @ApiProperty({ enum: IMPORT_MODES }) mode: ImportMode;
   @ApiProperty({ example: 'csv' }) source: string;
-  @ApiProperty({ enum: ImportStatus, description: 'VALIDATING → APPLYING → DONE, or FAILED (nothing written). A validate is DONE at once.' }) status: string;
+  @ApiProperty({ enum: ImportStatus, description: 'VALIDATING → APPLYING → DONE, or FAILED (nothing written). A validate is DONE at once.' }) status: ImportStatus;
   @ApiProperty({ example: 'book.csv' }) filename: string;
   @ApiProperty({ example: false }) notify: boolean;
   @ApiProperty({ example: 1200, description: 'Data rows in the file (blank lines left out).' }) rows: number;

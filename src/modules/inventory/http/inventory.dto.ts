@@ -3,7 +3,8 @@ import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, MinLength, NotEquals } from 'class-validator';
 import { PageQuery } from '../../../common/http/pagination.js';
 import { IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
-import { MAX_STOCK } from '../domain/inventory.js';
+import { MAX_STOCK, MovementKind } from '../domain/inventory.js';
+import type { ItemView, MovementView } from '../application/inventory.service.js';
 
 export class AddItemRequest {
   @TextField({ example: 'Tecno Spark 20 (64 GB)' })
@@ -53,7 +54,7 @@ export class InventoryListQuery extends PageQuery {
   search?: string;
 }
 
-export class ItemResponse {
+export class ItemResponse implements ItemView {
   @ApiProperty({ example: 1 }) itemid: number;
   @ApiProperty({ example: 'Tecno Spark 20 (64 GB)' }) itemname: string;
   @ApiProperty({ example: 50 }) quantity: number;
@@ -66,9 +67,9 @@ export class CreatedItemResponse extends ItemResponse {
   @ApiProperty({ example: 'Inventory item added.' }) message: string;
 }
 
-export class MovementResponse {
+export class MovementResponse implements MovementView {
   @ApiProperty({ example: 7 }) movementid: number;
-  @ApiProperty({ enum: ['ADD', 'ADJUST'], example: 'ADJUST' }) kind: string;
+  @ApiProperty({ enum: ['ADD', 'ADJUST'], example: 'ADJUST' }) kind: MovementKind;
   @ApiProperty({ example: -2 }) delta: number;
   @ApiProperty({ example: 48 }) quantityafter: number;
   @ApiProperty({ example: 'Two units delivered to the Mbale agent' }) reason: string;
