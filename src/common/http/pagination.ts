@@ -2,12 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Type } from '@nestjs/common';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
+import { toInt } from '../validation/fields.js';
 
 /** Ids in query strings and paths are documented like body ids (IdField). */
-export { ID_SCHEMA } from '../validation/fields.js';
-
-/** Query strings arrive as text: turn "2" into 2 and leave anything else for the validator to refuse. */
-export const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+export { ID_SCHEMA, toInt } from '../validation/fields.js';
 
 /** Far beyond any real listing, and small enough that (page − 1) × limit stays a safe integer offset. */
 export const MAX_PAGE = 1_000_000;

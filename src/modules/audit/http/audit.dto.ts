@@ -1,30 +1,13 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { DateField, IdentifierField } from '../../../common/validation/fields.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { DateField, IdentifierField, QueryIdField } from '../../../common/validation/fields.js';
 import type { AuditEntryView } from '../application/audit.service.js';
 
 export class AuditQuery extends PageQuery {
-  @ApiPropertyOptional({ ...ID_SCHEMA, example: 3, description: 'Only what this staff user did.' })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ optional: true, example: 3, description: 'Only what this staff user did.' })
   userid?: number;
 
-  @ApiPropertyOptional({
-    ...ID_SCHEMA,
-    example: 42,
-    description:
-      'Only what was done to this customer: requests that named the customer (registration, approval, sales stage, bonus days, temporary unlock, sync, repossession) and the payments loaded for them.',
-  })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ optional: true, example: 42, description: 'Only what was done to this customer: requests that named the customer (registration, approval, sales stage, bonus days, temporary unlock, sync, repossession) and the payments loaded for them.' })
   customerid?: number;
 
   @IdentifierField({ optional: true, max: 100, example: '42', description: 'Only requests on this record (its id or reference as the log names it).' })

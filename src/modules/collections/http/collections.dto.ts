@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { DateField, EnumField, IdField, TextField } from '../../../common/validation/fields.js';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { DateField, EnumField, IdField, QueryIdField, TextField } from '../../../common/validation/fields.js';
 import { CALL_STATUSES, CallStatus, Resolution, RESOLUTIONS } from '../domain/collection-call.js';
 import type { CallView } from '../application/collections.service.js';
 
@@ -12,12 +11,7 @@ export class CallListQuery extends PageQuery {
   @IsIn(CALL_STATUSES, { message: `status must be one of ${CALL_STATUSES.join(', ')}` })
   status?: CallStatus;
 
-  @ApiPropertyOptional({ ...ID_SCHEMA, description: 'Only calls assigned to this user.', example: 7 })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ optional: true, description: 'Only calls assigned to this user.', example: 7 })
   assignedto?: number;
 }
 

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, TelephoneField, TextField } from '../../../common/validation/fields.js';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, QueryIdField, SearchField, TelephoneField, TextField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
 import type { AccountView, CustomerView } from '../application/customer-views.js';
@@ -44,11 +43,7 @@ export class CustomerIdRequest {
 }
 
 export class CustomerIdParam {
-  @ApiProperty({ ...ID_SCHEMA, example: 42 })
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ example: 42 })
   customerid: number;
 }
 
@@ -78,12 +73,7 @@ export class CustomerListQuery extends PageQuery {
   @IsIn(SALES_STAGES)
   salesstage?: SalesStage;
 
-  @ApiPropertyOptional({ description: 'Part of the name or telephone, or a whole PAYG code, IMEI or account number.', example: 'Nakato', minLength: 1, maxLength: 100 })
-  @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @SearchField({ description: 'Part of the name or telephone, or a whole PAYG code, IMEI or account number.', example: 'Nakato' })
   search?: string;
 }
 

@@ -1,8 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { IdentifierField, IdField, IntField, PaygField } from '../../../common/validation/fields.js';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { IdentifierField, IdField, IntField, PaygField, QueryIdField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import type { CommandView } from '../../device-commands/application/device-commands.service.js';
 
@@ -39,11 +37,7 @@ export class SyncStatusRequest {
 }
 
 export class CommandsQuery extends PageQuery {
-  @ApiProperty({ ...ID_SCHEMA, example: 42 })
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ example: 42 })
   customerid: number;
 }
 

@@ -1,8 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { EnumField, IdField, TextField } from '../../../common/validation/fields.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { EnumField, IdField, QueryIdField, TextField } from '../../../common/validation/fields.js';
 import { FEEDBACK_CATEGORIES, FeedbackCategory } from '../domain/feedback.js';
 import type { FeedbackView } from '../application/feedback.service.js';
 
@@ -18,16 +16,7 @@ export class CreateFeedbackRequest {
 }
 
 export class FeedbackListQuery extends PageQuery {
-  @ApiPropertyOptional({
-    ...ID_SCHEMA,
-    description: 'Only this customer’s feedback (404 when the customer does not exist).',
-    example: 42,
-  })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ optional: true, description: 'Only this customer’s feedback (404 when the customer does not exist).', example: 42 })
   customerid?: number;
 }
 

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
+import { PageQuery } from '../../../common/http/pagination.js';
 import { IMPORT_KINDS, IMPORT_MODES, ImportStatus } from '../domain/import-file.js';
 import type { ImportKind, ImportMode } from '../domain/import-file.js';
 import type { ImportView } from '../application/imports.service.js';
+import { QueryIdField } from '../../../common/validation/fields.js';
 
 /** The multipart/form-data body of POST /finance/imports (documented; read by the controller from the parts). */
 export class ImportRequest {
@@ -57,10 +56,6 @@ export class ImportResponse implements ImportView {
 export class ImportListQuery extends PageQuery {}
 
 export class ImportIdParam {
-  @ApiProperty({ ...ID_SCHEMA, example: 7 })
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ example: 7 })
   importid: number;
 }

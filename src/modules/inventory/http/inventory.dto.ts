@@ -1,8 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsOptional, IsString, MaxLength, MinLength, NotEquals } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { NotEquals } from 'class-validator';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
+import { IdField, IntField, MoneyField, SearchField, TextField } from '../../../common/validation/fields.js';
 import { MAX_STOCK, MovementKind } from '../domain/inventory.js';
 import type { ItemView, MovementView } from '../application/inventory.service.js';
 
@@ -45,12 +44,7 @@ export class AdjustStockRequest {
 }
 
 export class InventoryListQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'Part of the item name or the supplier.', example: 'Tecno', minLength: 1, maxLength: 100 })
-  @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @SearchField({ description: 'Part of the item name or the supplier.', example: 'Tecno' })
   search?: string;
 }
 
