@@ -1,12 +1,11 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
+import { toInt } from '../validation/fields.js';
 
 /** Ids in query strings and paths are documented like body ids (IdField). */
-export { ID_SCHEMA } from '../validation/fields.js';
-
-/** Query strings arrive as text: turn "2" into 2 and leave anything else for the validator to refuse. */
-export const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+export { ID_SCHEMA, toInt } from '../validation/fields.js';
 
 /** Far beyond any real listing, and small enough that (page − 1) × limit stays a safe integer offset. */
 export const MAX_PAGE = 1_000_000;
@@ -34,4 +33,24 @@ export interface Page<T> {
   total: number;
   page: number;
   limit: number;
+}
+
+const pageClasses = new Map<Type<unknown>, Type<Page<unknown>>>();
+
+/**
+ * The paged response of one item type, as a named class @nestjs/swagger can document
+ * (`DealResponse` → `DealPageResponse`). One class per item type, so the schema is declared once.
+ */
+export function PageOf<T>(item: Type<T>): Type<Page<T>> {
+  const known = pageClasses.get(item);
+  if (known) return known as Type<Page<T>>;
+  class PageResponse implements Page<T> {
+    @ApiProperty({ type: [item] }) items: T[];
+    @ApiProperty({ example: 1 }) total: number;
+    @ApiProperty({ example: 1 }) page: number;
+    @ApiProperty({ example: 20 }) limit: number;
+  }
+  Object.defineProperty(PageResponse, 'name', { value: `${item.name.replace(/Response$/, '')}PageResponse` });
+  pageClasses.set(item, PageResponse);
+  return PageResponse;
 }

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { allowedTextPattern, FREE_TEXT_FORBIDDEN, hasFreeTextForbidden, hasOneLineForbidden, ONE_LINE_FORBIDDEN } from '../identifiers/characters.js';
 import { IMEI_INPUT, IMEI_INPUT_MAX_LENGTH, normaliseImei } from '../identifiers/imei.js';
 import { normalisePayg, PAYG_INPUT, PAYG_MAX_LENGTH } from '../identifiers/payg.js';
@@ -62,6 +62,33 @@ export function MoneyField(options: FieldOptions & { allowZero?: boolean } = {})
 /** A record id: a JSON integer from 1 to 2,147,483,647 (no strings, no coercion). */
 export function IdField(options: FieldOptions = {}) {
   return applyDecorators(doc(options, { ...ID_SCHEMA, example: options.example ?? 1 }), ...optional(options), IsInt(), Min(1), Max(MAX_ID));
+}
+
+/** Query strings arrive as text: turn "2" into 2 and leave anything else for the validator to refuse. */
+export const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+
+/**
+ * Decorators in the order they would be stacked above a property. Stacked decorators apply bottom-up
+ * and class-validator reports failures in the order they were applied, so a field made of these
+ * keeps the message order it had when the decorators were written out.
+ */
+const stacked = (...decorators: PropertyDecorator[]) => applyDecorators(...decorators.reverse());
+
+/** A record id in a query string or path: "42" is read as 42, then 1 to 2,147,483,647 like IdField. */
+export function QueryIdField(options: FieldOptions = {}) {
+  return stacked(doc(options, { ...ID_SCHEMA, example: options.example ?? 1 }), ...optional(options), Transform(toInt), IsInt(), Min(1), Max(MAX_ID));
+}
+
+/** A listing's optional free search: trimmed, 1 to 100 characters. */
+export function SearchField(options: Omit<FieldOptions, 'optional'> = {}) {
+  return stacked(
+    ApiPropertyOptional({ description: options.description, example: options.example, minLength: 1, maxLength: 100 }),
+    IsOptional(),
+    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    IsString(),
+    MinLength(1),
+    MaxLength(100),
+  );
 }
 
 const isInt32 = (n: number) => n >= -MAX_ID - 1 && n <= MAX_ID;

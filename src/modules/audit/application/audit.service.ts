@@ -3,19 +3,10 @@ import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { AuditWriter } from '../../../common/audit/audit-writer.js';
 import { Page } from '../../../common/http/pagination.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { AuditFilter, AuditLogRepository } from '../infrastructure/audit-log.repository.js';
+import { AuditFilter, AuditLogRepository, AuditRow } from '../infrastructure/audit-log.repository.js';
 
-export interface AuditEntryView {
-  auditid: number;
-  userid: number | null;
-  username: string | null;
-  method: string;
-  route: string;
-  recordid: string | null;
-  status: number;
-  requestid: string | null;
-  at: string;
-}
+/** An audit entry as the API shows it: the row, with its bigint id as a number and its time as ISO text. */
+export type AuditEntryView = Omit<AuditRow, 'auditid' | 'at'> & { auditid: number; at: string };
 
 /** The audit trail, read: who changed what and when, for reviewers and a customer's History. */
 @Injectable()

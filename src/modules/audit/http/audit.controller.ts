@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { AuditService } from '../application/audit.service.js';
-import { AuditPageResponse, AuditQuery } from './audit.dto.js';
+import { AuditEntryResponse, AuditQuery } from './audit.dto.js';
 
 @ApiTags('History')
 @Controller('finance/audit')
@@ -15,9 +16,9 @@ export class AuditController {
     description:
       'Every successful state-changing request, newest first, paged; filter by staff user, customer, record, route and a range of business days. Reads are not logged.',
     roles: [],
-    response: AuditPageResponse,
+    response: PageOf(AuditEntryResponse),
   })
-  list(@Query() query: AuditQuery): Promise<AuditPageResponse> {
+  list(@Query() query: AuditQuery): Promise<Page<AuditEntryResponse>> {
     const { page, limit, ...filter } = query;
     return this.audit.list(filter, page, limit);
   }

@@ -1,29 +1,13 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { DateField, IdentifierField } from '../../../common/validation/fields.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { DateField, IdentifierField, QueryIdField } from '../../../common/validation/fields.js';
+import type { AuditEntryView } from '../application/audit.service.js';
 
 export class AuditQuery extends PageQuery {
-  @ApiPropertyOptional({ ...ID_SCHEMA, example: 3, description: 'Only what this staff user did.' })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ optional: true, example: 3, description: 'Only what this staff user did.' })
   userid?: number;
 
-  @ApiPropertyOptional({
-    ...ID_SCHEMA,
-    example: 42,
-    description:
-      'Only what was done to this customer: requests that named the customer (registration, approval, sales stage, bonus days, temporary unlock, sync, repossession) and the payments loaded for them.',
-  })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ optional: true, example: 42, description: 'Only what was done to this customer: requests that named the customer (registration, approval, sales stage, bonus days, temporary unlock, sync, repossession) and the payments loaded for them.' })
   customerid?: number;
 
   @IdentifierField({ optional: true, max: 100, example: '42', description: 'Only requests on this record (its id or reference as the log names it).' })
@@ -39,7 +23,7 @@ export class AuditQuery extends PageQuery {
   enddate?: string;
 }
 
-export class AuditEntryResponse {
+export class AuditEntryResponse implements AuditEntryView {
   @ApiProperty({ example: 1031 }) auditid: number;
   @ApiProperty({ example: 3, nullable: true, type: Number, description: 'The staff user who made the request (null for none).' }) userid: number | null;
   @ApiProperty({ example: 'cashier1', nullable: true, type: String }) username: string | null;
@@ -51,9 +35,3 @@ export class AuditEntryResponse {
   @ApiProperty({ example: '2026-03-10T08:00:00.000Z' }) at: string;
 }
 
-export class AuditPageResponse {
-  @ApiProperty({ type: [AuditEntryResponse] }) items: AuditEntryResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

@@ -24,25 +24,13 @@ import {
 } from '../domain/collection-call.js';
 import { CallRow, CollectionCallsRepository } from '../infrastructure/collection-calls.repository.js';
 
-export interface CallView {
-  callid: number;
-  customerid: number;
-  customerdealid: number;
-  fullname: string;
-  telephone: string;
-  payg: string | null;
-  status: CallStatus;
+/** A call as the API shows it: the row, with money as a number and times as ISO text. */
+export type CallView = Omit<CallRow, 'amountinarrears' | 'createdat' | 'calledat' | 'resolvedat' | 'updatedat'> & {
   amountinarrears: number;
-  daysoverdue: number;
-  nextpaymentdate: string;
-  assignedto: number | null;
-  notes: string | null;
-  promisedate: string | null;
-  resolution: Resolution | null;
   createdat: string;
   calledat: string | null;
   resolvedat: string | null;
-}
+};
 
 /** Paid up: the device works again (the paid-up date is ahead) or the deal is paid off. */
 const isUpToDate = (state: DealState, today: string) =>

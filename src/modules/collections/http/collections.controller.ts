@@ -4,12 +4,12 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { EmptyBodyPipe } from '../../../common/validation/validation.pipe.js';
 import { CollectionsService } from '../application/collections.service.js';
 import {
   AssignCallRequest,
   CallListQuery,
-  CallPageResponse,
   CallResponse,
   CallStatsResponse,
   GenerateCallsResponse,
@@ -38,9 +38,9 @@ export class CollectionsController {
     summary: 'List collection calls',
     description: 'Paged, most days overdue first; filters `status` and `assignedto` (a user id).',
     roles: [Role.COLLECTOR, Role.OPERATOR],
-    response: CallPageResponse,
+    response: PageOf(CallResponse),
   })
-  list(@Query() query: CallListQuery): Promise<CallPageResponse> {
+  list(@Query() query: CallListQuery): Promise<Page<CallResponse>> {
     return this.collections.list(
       { status: query.status, assignedto: query.assignedto },
       query.page,

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { DateField, EnumField, IdField, TextField } from '../../../common/validation/fields.js';
-import { CALL_STATUSES, CallStatus, RESOLUTIONS } from '../domain/collection-call.js';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { DateField, EnumField, IdField, QueryIdField, TextField } from '../../../common/validation/fields.js';
+import { CALL_STATUSES, CallStatus, Resolution, RESOLUTIONS } from '../domain/collection-call.js';
+import type { CallView } from '../application/collections.service.js';
 
 export class CallListQuery extends PageQuery {
   @ApiPropertyOptional({ enum: CALL_STATUSES })
@@ -11,12 +11,7 @@ export class CallListQuery extends PageQuery {
   @IsIn(CALL_STATUSES, { message: `status must be one of ${CALL_STATUSES.join(', ')}` })
   status?: CallStatus;
 
-  @ApiPropertyOptional({ ...ID_SCHEMA, description: 'Only calls assigned to this user.', example: 7 })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ optional: true, description: 'Only calls assigned to this user.', example: 7 })
   assignedto?: number;
 }
 
@@ -49,14 +44,14 @@ export class UpdateCallRequest {
   promisedate?: string;
 }
 
-export class CallResponse {
+export class CallResponse implements CallView {
   @ApiProperty({ example: 12 }) callid: number;
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ example: 42 }) customerdealid: number;
   @ApiProperty({ example: 'Nakato Sarah' }) fullname: string;
   @ApiProperty({ example: '256772123456' }) telephone: string;
   @ApiProperty({ example: 'PAYG-000123', nullable: true, type: String }) payg: string | null;
-  @ApiProperty({ enum: CALL_STATUSES, example: 'PENDING' }) status: string;
+  @ApiProperty({ enum: CALL_STATUSES, example: 'PENDING' }) status: CallStatus;
   @ApiProperty({
     example: 45000,
     description:
@@ -77,17 +72,10 @@ export class CallResponse {
     description:
       'Who or what resolved the call: COLLECTOR (the collector marked it RESOLVED), PAYMENT or BONUS_DAYS (the deal came up to date), REPOSSESSED (the device was taken back).',
   })
-  resolution: string | null;
+  resolution: Resolution | null;
   @ApiProperty({ example: '2026-03-10T06:00:00.000Z' }) createdat: string;
   @ApiProperty({ example: null, nullable: true, type: String }) calledat: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) resolvedat: string | null;
-}
-
-export class CallPageResponse {
-  @ApiProperty({ type: [CallResponse] }) items: CallResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
 }
 
 export class GenerateCallsResponse {

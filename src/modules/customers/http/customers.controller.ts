@@ -4,6 +4,7 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { CustomersService } from '../application/customers.service.js';
 import { ContractsService } from '../../contracts/application/contracts.service.js';
 import {
@@ -12,7 +13,6 @@ import {
   CustomerIdParam,
   CustomerIdRequest,
   CustomerListQuery,
-  CustomerPageResponse,
   CustomerResponse,
   FindCustomerRequest,
   RegisterCustomerRequest,
@@ -83,8 +83,8 @@ export class CustomersController {
   }
 
   @Get()
-  @Endpoint({ summary: 'List customers', description: 'Newest first; filter by status, sales stage, or search.', roles: READERS, response: CustomerPageResponse })
-  list(@Query() query: CustomerListQuery): Promise<CustomerPageResponse> {
+  @Endpoint({ summary: 'List customers', description: 'Newest first; filter by status, sales stage, or search.', roles: READERS, response: PageOf(CustomerResponse) })
+  list(@Query() query: CustomerListQuery): Promise<Page<CustomerResponse>> {
     return this.customers.list({ status: query.status, salesstage: query.salesstage, search: query.search }, query.page, query.limit);
   }
 

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, TelephoneField, TextField } from '../../../common/validation/fields.js';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, QueryIdField, SearchField, TelephoneField, TextField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
+import type { AccountView, CustomerView } from '../application/customer-views.js';
 
 export class RegisterCustomerRequest {
   @TextField({ example: 'Amina Nakato', oneLine: true })
@@ -43,11 +43,7 @@ export class CustomerIdRequest {
 }
 
 export class CustomerIdParam {
-  @ApiProperty({ ...ID_SCHEMA, example: 42 })
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ example: 42 })
   customerid: number;
 }
 
@@ -77,16 +73,11 @@ export class CustomerListQuery extends PageQuery {
   @IsIn(SALES_STAGES)
   salesstage?: SalesStage;
 
-  @ApiPropertyOptional({ description: 'Part of the name or telephone, or a whole PAYG code, IMEI or account number.', example: 'Nakato', minLength: 1, maxLength: 100 })
-  @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @SearchField({ description: 'Part of the name or telephone, or a whole PAYG code, IMEI or account number.', example: 'Nakato' })
   search?: string;
 }
 
-export class CustomerResponse {
+export class CustomerResponse implements CustomerView {
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ example: 'Amina Nakato' }) fullname: string;
   @ApiProperty({ example: '+256772555001', description: 'E.164.' }) telephone: string;
@@ -103,20 +94,13 @@ export class CustomerResponse {
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 
-export class CustomerPageResponse {
-  @ApiProperty({ type: [CustomerResponse] }) items: CustomerResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}
-
 export class StatusSummaryResponse {
   @ApiProperty({ example: 12 }) PENDING: number;
   @ApiProperty({ example: 30 }) APPROVED: number;
   @ApiProperty({ example: 1 }) REPOSSESSED: number;
 }
 
-export class AccountResponse {
+export class AccountResponse implements AccountView {
   @ApiProperty({ example: 42 }) accountid: number;
   @ApiProperty({ example: 'AC000000420' }) accountnumber: string;
   @ApiProperty({ example: 42 }) customerid: number;

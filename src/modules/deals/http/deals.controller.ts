@@ -4,8 +4,9 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { DealsService } from '../application/deals.service.js';
-import { CreateDealRequest, CreatedDealResponse, DealIdRequest, DealListQuery, DealPageResponse, DealResponse } from './deals.dto.js';
+import { CreateDealRequest, CreatedDealResponse, DealIdRequest, DealListQuery, DealResponse } from './deals.dto.js';
 
 @ApiTags('Deals')
 @Controller('finance/deals')
@@ -37,8 +38,8 @@ export class DealsController {
   }
 
   @Get()
-  @Endpoint({ summary: 'List deals', roles: [Role.OPERATOR], response: DealPageResponse })
-  list(@Query() query: DealListQuery): Promise<DealPageResponse> {
+  @Endpoint({ summary: 'List deals', roles: [Role.OPERATOR], response: PageOf(DealResponse) })
+  list(@Query() query: DealListQuery): Promise<Page<DealResponse>> {
     return this.deals.list(query.page, query.limit, query.active);
   }
 }

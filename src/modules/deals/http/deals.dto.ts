@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { PageQuery } from '../../../common/http/pagination.js';
 import { IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
+import type { DealView } from '../application/deals.service.js';
 
 export class CreateDealRequest {
   @TextField({ example: 'Tecno Spark 20 – 12 months' })
@@ -34,7 +35,7 @@ export class DealListQuery extends PageQuery {
   active?: boolean;
 }
 
-export class DealResponse {
+export class DealResponse implements DealView {
   @ApiProperty({ example: 1 }) dealid: number;
   @ApiProperty({ example: 'Tecno Spark 20 – 12 months' }) dealname: string;
   @ApiProperty({ example: 600000 }) totalamount: number;
@@ -48,9 +49,3 @@ export class CreatedDealResponse extends DealResponse {
   @ApiProperty({ example: 'Deal created.' }) message: string;
 }
 
-export class DealPageResponse {
-  @ApiProperty({ type: [DealResponse] }) items: DealResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

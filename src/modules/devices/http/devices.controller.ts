@@ -4,11 +4,12 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { DevicesService } from '../application/devices.service.js';
 import {
   BonusDaysRequest,
   BonusResponse,
-  CommandPageResponse,
+  CommandResponse,
   CommandsQuery,
   LockUpdateRequest,
   LockUpdateResponse,
@@ -76,10 +77,10 @@ export class DevicesController {
     summary: 'Commands sent (or waiting) for a customer’s device, newest first',
     description: 'Paged: each command with its action, delivery state, attempts and last error. Unknown customer 404.',
     roles: [Role.OPERATOR],
-    response: CommandPageResponse,
+    response: PageOf(CommandResponse),
     errors: [404],
   })
-  commands(@Query() query: CommandsQuery): Promise<CommandPageResponse> {
+  commands(@Query() query: CommandsQuery): Promise<Page<CommandResponse>> {
     return this.devices.commandsOf(query.customerid, query.page, query.limit);
   }
 }

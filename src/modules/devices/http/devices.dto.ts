@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { IdentifierField, IdField, IntField, PaygField } from '../../../common/validation/fields.js';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { IdentifierField, IdField, IntField, PaygField, QueryIdField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
+import type { CommandView } from '../../device-commands/application/device-commands.service.js';
 
 export class LockUpdateRequest {
   @IdField({ example: 42 })
@@ -38,15 +37,11 @@ export class SyncStatusRequest {
 }
 
 export class CommandsQuery extends PageQuery {
-  @ApiProperty({ ...ID_SCHEMA, example: 42 })
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ example: 42 })
   customerid: number;
 }
 
-export class CommandResponse {
+export class CommandResponse implements CommandView {
   @ApiProperty({ example: '3f7a0d6e-1b7c-4d3e-9a51-0f1e2d3c4b5a' }) commandid: string;
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ enum: ['LOCK', 'UNLOCK', 'TEMP_UNLOCK', 'PERMANENT_LOCK', 'RELEASE', 'SYNC'], example: 'UNLOCK' }) action: string;
@@ -86,9 +81,3 @@ export class SyncResponse {
   @ApiProperty({ type: CommandResponse }) command: CommandResponse;
 }
 
-export class CommandPageResponse {
-  @ApiProperty({ type: [CommandResponse] }) items: CommandResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

@@ -4,11 +4,11 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { FeedbackService } from '../application/feedback.service.js';
 import {
   CreateFeedbackRequest,
   FeedbackListQuery,
-  FeedbackPageResponse,
   FeedbackResponse,
 } from './feedback.dto.js';
 
@@ -37,10 +37,10 @@ export class FeedbackController {
     summary: 'List feedback',
     description: 'Paged, newest first; `customerid` keeps one customer’s (404 when unknown).',
     roles: STAFF,
-    response: FeedbackPageResponse,
+    response: PageOf(FeedbackResponse),
     errors: [404],
   })
-  list(@Query() query: FeedbackListQuery): Promise<FeedbackPageResponse> {
+  list(@Query() query: FeedbackListQuery): Promise<Page<FeedbackResponse>> {
     return this.feedback.list(query.page, query.limit, query.customerid);
   }
 }

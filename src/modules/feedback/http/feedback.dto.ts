@@ -1,9 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
-import { EnumField, IdField, TextField } from '../../../common/validation/fields.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { PageQuery } from '../../../common/http/pagination.js';
+import { EnumField, IdField, QueryIdField, TextField } from '../../../common/validation/fields.js';
 import { FEEDBACK_CATEGORIES, FeedbackCategory } from '../domain/feedback.js';
+import type { FeedbackView } from '../application/feedback.service.js';
 
 export class CreateFeedbackRequest {
   @IdField({ example: 42 })
@@ -17,31 +16,16 @@ export class CreateFeedbackRequest {
 }
 
 export class FeedbackListQuery extends PageQuery {
-  @ApiPropertyOptional({
-    ...ID_SCHEMA,
-    description: 'Only this customer’s feedback (404 when the customer does not exist).',
-    example: 42,
-  })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ optional: true, description: 'Only this customer’s feedback (404 when the customer does not exist).', example: 42 })
   customerid?: number;
 }
 
-export class FeedbackResponse {
+export class FeedbackResponse implements FeedbackView {
   @ApiProperty({ example: 5 }) feedbackid: number;
   @ApiProperty({ example: 42 }) customerid: number;
-  @ApiProperty({ enum: FEEDBACK_CATEGORIES, example: 'DEVICE' }) category: string;
+  @ApiProperty({ enum: FEEDBACK_CATEGORIES, example: 'DEVICE' }) category: FeedbackCategory;
   @ApiProperty({ example: 'The phone does not unlock after paying by mobile money.' }) message: string;
   @ApiProperty({ example: 3, nullable: true, type: Number }) createdby: number | null;
   @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
 }
 
-export class FeedbackPageResponse {
-  @ApiProperty({ type: [FeedbackResponse] }) items: FeedbackResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

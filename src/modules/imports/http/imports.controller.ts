@@ -5,10 +5,11 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { DomainError, ErrorKind, invalid, tooLarge } from '../../../common/errors/domain-error.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { ImportForm, ImportsService } from '../application/imports.service.js';
 import { IMPORT_KINDS, IMPORT_MODES, ImportKind, ImportMode } from '../domain/import-file.js';
-import { ImportIdParam, ImportListQuery, ImportPageResponse, ImportRequest, ImportResponse } from './imports.dto.js';
+import { ImportIdParam, ImportListQuery, ImportRequest, ImportResponse } from './imports.dto.js';
 
 const FORM_FIELDS = ['kind', 'mode', 'mapping', 'notify', 'source'];
 const SOURCE = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -67,8 +68,8 @@ export class ImportsController {
   }
 
   @Get()
-  @Endpoint({ summary: 'List imports', description: 'Newest first, with status, counts and progress (errors are in each record).', roles: [], response: ImportPageResponse })
-  list(@Query() query: ImportListQuery): Promise<ImportPageResponse> {
+  @Endpoint({ summary: 'List imports', description: 'Newest first, with status, counts and progress (errors are in each record).', roles: [], response: PageOf(ImportResponse) })
+  list(@Query() query: ImportListQuery): Promise<Page<ImportResponse>> {
     return this.imports.list(query.page, query.limit);
   }
 

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
+import { PageQuery } from '../../../common/http/pagination.js';
 import { IMPORT_KINDS, IMPORT_MODES, ImportStatus } from '../domain/import-file.js';
+import type { ImportKind, ImportMode } from '../domain/import-file.js';
+import type { ImportView } from '../application/imports.service.js';
+import { QueryIdField } from '../../../common/validation/fields.js';
 
 /** The multipart/form-data body of POST /finance/imports (documented; read by the controller from the parts). */
 export class ImportRequest {
@@ -31,12 +32,12 @@ export class ImportRowError {
   @ApiProperty({ example: 'telephone must be a valid telephone number: with its country code (+256772555001) or as dialled in UG' }) message: string;
 }
 
-export class ImportResponse {
+export class ImportResponse implements ImportView {
   @ApiProperty({ example: 7 }) importid: number;
-  @ApiProperty({ enum: IMPORT_KINDS }) kind: string;
-  @ApiProperty({ enum: IMPORT_MODES }) mode: string;
+  @ApiProperty({ enum: IMPORT_KINDS }) kind: ImportKind;
+  @ApiProperty({ enum: IMPORT_MODES }) mode: ImportMode;
   @ApiProperty({ example: 'csv' }) source: string;
-  @ApiProperty({ enum: ImportStatus, description: 'VALIDATING → APPLYING → DONE, or FAILED (nothing written). A validate is DONE at once.' }) status: string;
+  @ApiProperty({ enum: ImportStatus, description: 'VALIDATING → APPLYING → DONE, or FAILED (nothing written). A validate is DONE at once.' }) status: ImportStatus;
   @ApiProperty({ example: 'book.csv' }) filename: string;
   @ApiProperty({ example: false }) notify: boolean;
   @ApiProperty({ example: 1200, description: 'Data rows in the file (blank lines left out).' }) rows: number;
@@ -52,20 +53,9 @@ export class ImportResponse {
   @ApiProperty({ type: String, nullable: true, example: null }) finishedat: string | null;
 }
 
-export class ImportPageResponse {
-  @ApiProperty({ type: [ImportResponse] }) items: ImportResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}
-
 export class ImportListQuery extends PageQuery {}
 
 export class ImportIdParam {
-  @ApiProperty({ ...ID_SCHEMA, example: 7 })
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @QueryIdField({ example: 7 })
   importid: number;
 }

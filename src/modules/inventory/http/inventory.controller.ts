@@ -4,6 +4,7 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { InventoryService } from '../application/inventory.service.js';
 import {
   AddItemRequest,
@@ -13,7 +14,7 @@ import {
   InventoryListQuery,
   ItemDetailsResponse,
   ItemIdRequest,
-  ItemPageResponse,
+  ItemResponse,
 } from './inventory.dto.js';
 
 @ApiTags('Inventory')
@@ -63,9 +64,9 @@ export class InventoryController {
     summary: 'List inventory items',
     description: 'Paged; `search` matches part of the item name or supplier.',
     roles: [Role.OPERATOR],
-    response: ItemPageResponse,
+    response: PageOf(ItemResponse),
   })
-  list(@Query() query: InventoryListQuery): Promise<ItemPageResponse> {
+  list(@Query() query: InventoryListQuery): Promise<Page<ItemResponse>> {
     return this.inventory.list(query.page, query.limit, query.search);
   }
 }

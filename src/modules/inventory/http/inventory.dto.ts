@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsOptional, IsString, MaxLength, MinLength, NotEquals } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { NotEquals } from 'class-validator';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
-import { MAX_STOCK } from '../domain/inventory.js';
+import { IdField, IntField, MoneyField, SearchField, TextField } from '../../../common/validation/fields.js';
+import { MAX_STOCK, MovementKind } from '../domain/inventory.js';
+import type { ItemView, MovementView } from '../application/inventory.service.js';
 
 export class AddItemRequest {
   @TextField({ example: 'Tecno Spark 20 (64 GB)' })
@@ -44,16 +44,11 @@ export class AdjustStockRequest {
 }
 
 export class InventoryListQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'Part of the item name or the supplier.', example: 'Tecno', minLength: 1, maxLength: 100 })
-  @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @SearchField({ description: 'Part of the item name or the supplier.', example: 'Tecno' })
   search?: string;
 }
 
-export class ItemResponse {
+export class ItemResponse implements ItemView {
   @ApiProperty({ example: 1 }) itemid: number;
   @ApiProperty({ example: 'Tecno Spark 20 (64 GB)' }) itemname: string;
   @ApiProperty({ example: 50 }) quantity: number;
@@ -66,9 +61,9 @@ export class CreatedItemResponse extends ItemResponse {
   @ApiProperty({ example: 'Inventory item added.' }) message: string;
 }
 
-export class MovementResponse {
+export class MovementResponse implements MovementView {
   @ApiProperty({ example: 7 }) movementid: number;
-  @ApiProperty({ enum: ['ADD', 'ADJUST'], example: 'ADJUST' }) kind: string;
+  @ApiProperty({ enum: ['ADD', 'ADJUST'], example: 'ADJUST' }) kind: MovementKind;
   @ApiProperty({ example: -2 }) delta: number;
   @ApiProperty({ example: 48 }) quantityafter: number;
   @ApiProperty({ example: 'Two units delivered to the Mbale agent' }) reason: string;
@@ -85,9 +80,3 @@ export class AdjustStockResponse extends ItemResponse {
   @ApiProperty({ type: MovementResponse }) movement: MovementResponse;
 }
 
-export class ItemPageResponse {
-  @ApiProperty({ type: [ItemResponse] }) items: ItemResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

@@ -4,8 +4,9 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { MessagesService } from '../application/messages.service.js';
-import { MessageListQuery, SmsMessagePageResponse, SmsMessageResponse, PreferencesRequest, PreferencesResponse, SendMessageRequest } from './messages.dto.js';
+import { MessageListQuery, SmsMessageResponse, PreferencesRequest, PreferencesResponse, SendMessageRequest } from './messages.dto.js';
 
 @ApiTags('Messages')
 @Controller('finance')
@@ -18,10 +19,10 @@ export class MessagesController {
     description:
       'Paged, newest first; `customerid` keeps one customer’s (404 when unknown), `status` one state. PENDING: waiting to go (gateway not configured or down, quiet hours for a reminder); SENT: taken by the gateway; DELIVERED / FAILED: as its delivery report or refusal said (`failurereason`); CANCELLED: a reminder no longer due. Collectors may read them too (what the customer was told helps a call).',
     roles: [Role.OPERATOR, Role.COLLECTOR],
-    response: SmsMessagePageResponse,
+    response: PageOf(SmsMessageResponse),
     errors: [404],
   })
-  list(@Query() query: MessageListQuery): Promise<SmsMessagePageResponse> {
+  list(@Query() query: MessageListQuery): Promise<Page<SmsMessageResponse>> {
     return this.messages.list({ customerId: query.customerid, status: query.status }, query.page, query.limit);
   }
 

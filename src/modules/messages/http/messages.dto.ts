@@ -1,21 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ID_SCHEMA, PageQuery, toInt } from '../../../common/http/pagination.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsBoolean } from 'class-validator';
+import { PageQuery } from '../../../common/http/pagination.js';
 import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
-import { EnumField, IdentifierField, IdField, MAX_ID, TextField } from '../../../common/validation/fields.js';
+import { EnumField, IdentifierField, IdField, QueryIdField, TextField } from '../../../common/validation/fields.js';
 import { MESSAGE_STATUSES, MessageStatus } from '../domain/message.js';
 import { OPERATOR_TEXT_MAX } from '../domain/sms-encoding.js';
 import { LANGUAGES, type Language, MESSAGE_KINDS } from '../domain/templates.js';
 import type { MessageView, PreferencesView } from '../application/messages.service.js';
 
 export class MessageListQuery extends PageQuery {
-  @ApiPropertyOptional({ ...ID_SCHEMA, description: 'Only this customer’s messages (404 when the customer does not exist).', example: 42 })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ID)
+  @QueryIdField({ optional: true, description: 'Only this customer’s messages (404 when the customer does not exist).', example: 42 })
   customerid?: number;
 
   @EnumField(MESSAGE_STATUSES, { optional: true, example: 'FAILED', description: 'Only messages in this state (FAILED: the ones to look at).' })
@@ -70,13 +64,6 @@ export class SmsMessageResponse implements MessageView {
   @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
   @ApiProperty({ example: '2026-03-10T09:12:01.000Z', nullable: true, type: String }) sentat: string | null;
   @ApiProperty({ example: '2026-03-10T09:12:05.000Z', nullable: true, type: String }) deliveredat: string | null;
-}
-
-export class SmsMessagePageResponse {
-  @ApiProperty({ type: [SmsMessageResponse] }) items: SmsMessageResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
 }
 
 /** Africa's Talking's delivery report (form fields or JSON); the fields this service does not use are ignored. */

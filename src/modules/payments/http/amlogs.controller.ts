@@ -4,9 +4,9 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
-import { PageQuery } from '../../../common/http/pagination.js';
+import { PageQuery, Page, PageOf } from '../../../common/http/pagination.js';
 import { MobileMoneyService } from '../application/mobile-money.service.js';
-import { AssignRequest, AssignResponse, CallbackRequest, CallbackResponse, LookupRequest, LookupResponse, UnmatchedPageResponse } from './payments.dto.js';
+import { AssignRequest, AssignResponse, CallbackRequest, CallbackResponse, LookupRequest, LookupResponse, UnmatchedResponse } from './payments.dto.js';
 
 @ApiTags('Mobile money')
 @Controller('finance/amlogs')
@@ -39,8 +39,8 @@ export class AmlogsController {
   }
 
   @Get('unmatched')
-  @Endpoint({ summary: 'Mobile-money payments waiting for an operator (suspense): unmatched, or held because crediting failed', roles: [Role.OPERATOR], response: UnmatchedPageResponse })
-  unmatched(@Query() query: PageQuery): Promise<UnmatchedPageResponse> {
+  @Endpoint({ summary: 'Mobile-money payments waiting for an operator (suspense): unmatched, or held because crediting failed', roles: [Role.OPERATOR], response: PageOf(UnmatchedResponse) })
+  unmatched(@Query() query: PageQuery): Promise<Page<UnmatchedResponse>> {
     return this.mobileMoney.unmatched(query.page, query.limit);
   }
 

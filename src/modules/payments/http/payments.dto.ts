@@ -4,6 +4,10 @@ import { IsDefined, IsObject, ValidateNested } from 'class-validator';
 import { DateField, IdentifierField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
 import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
+import type { UnmatchedView } from '../application/mobile-money.service.js';
+import { PaymentType } from '../../accounts/domain/payment-type.js';
+import { NotificationStatus } from '../domain/mobile-money.js';
+import type { PaymentView } from '../../accounts/application/ledger.service.js';
 
 export class LoadPaymentRequest {
   @IdField({ example: 42 })
@@ -27,13 +31,13 @@ export class RecentPaymentsRequest {
   limit?: number;
 }
 
-export class PaymentResponse {
+export class PaymentResponse implements PaymentView {
   @ApiProperty({ example: 1001 }) paymentid: number;
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ example: 45000 }) amount: number;
   @ApiProperty({ example: 'CASH-2026-000123' }) reference: string;
   @ApiProperty({ example: 'Cash at Kampala branch' }) narration: string;
-  @ApiProperty({ enum: ['DEPOSIT', 'MANUAL', 'MOBILE_MONEY'], example: 'MANUAL' }) type: string;
+  @ApiProperty({ enum: ['DEPOSIT', 'MANUAL', 'MOBILE_MONEY'], example: 'MANUAL' }) type: PaymentType;
   @ApiProperty({ example: '2026-01-20T10:00:00.000Z' }) createdat: string;
 }
 
@@ -113,20 +117,14 @@ export class AssignResponse {
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 
-export class UnmatchedResponse {
+export class UnmatchedResponse implements UnmatchedView {
   @ApiProperty({ example: 'MP240115.1234.A56789' }) transactionid: string;
   @ApiProperty({ example: 45000 }) amount: number;
   @ApiProperty({ example: 'PAYG-UNKNOWN' }) tag: string;
   @ApiProperty({ enum: ['CALLBACK', 'LOOKUP', 'RECON'], example: 'CALLBACK' }) source: string;
   @ApiProperty({ enum: ['UNMATCHED', 'HELD'], example: 'UNMATCHED', description: 'UNMATCHED: no customer has the tag (matched again on every look-up and at registration). HELD: crediting failed; an operator must assign it.' })
-  status: string;
+  status: NotificationStatus;
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Why a HELD payment could not be credited; null when UNMATCHED.' }) reason: string | null;
   @ApiProperty({ example: '2026-01-20T10:00:00.000Z' }) receivedat: string;
 }
 
-export class UnmatchedPageResponse {
-  @ApiProperty({ type: [UnmatchedResponse] }) items: UnmatchedResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
-}

@@ -4,6 +4,7 @@ import { IsIn, IsString, Matches, ValidateBy } from 'class-validator';
 import { IdField } from '../../../common/validation/fields.js';
 import { Role, STAFF_ROLES } from '../../../common/auth/role.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../domain/password-policy.js';
+import type { UserView } from '../application/users.service.js';
 
 /** A new password: 12–128 characters, not only whitespace (the domain's password policy). */
 function PasswordField(example: string) {
@@ -57,22 +58,15 @@ export class ChangePasswordRequest extends UserIdRequest {
   password: string;
 }
 
-export class UserResponse {
+export class UserResponse implements Pick<UserView, 'id' | 'username' | 'role'> {
   @ApiProperty({ example: 2 }) id: number;
   @ApiProperty({ example: 'operator1' }) username: string;
   @ApiProperty({ enum: Role, example: Role.OPERATOR }) role: Role;
 }
 
-export class UserDetailResponse extends UserResponse {
+export class UserDetailResponse extends UserResponse implements UserView {
   @ApiProperty({ example: true }) active: boolean;
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) createdat: string;
-}
-
-export class UserPageResponse {
-  @ApiProperty({ type: [UserDetailResponse] }) items: UserDetailResponse[];
-  @ApiProperty({ example: 1 }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: 20 }) limit: number;
 }
 
 export class MessageResponse {
