@@ -406,6 +406,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance/customers/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a customer’s message language and reminder opt-out
+         * @description Messages written from now on use `language` (until set: SMS_DEFAULT_LANGUAGE). `smsoptout`: no payment reminders, including ones already queued; receipts, lock and paid-off notices still go. Unknown customer 404.
+         *
+         *     Roles: ADMIN, OPERATOR.
+         */
+        post: operations["MessagesController_preferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/finance/customers/register": {
         parameters: {
             query?: never;
@@ -644,6 +666,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance/exports/collections.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Collection calls, as CSV
+         * @description Every call with its customer, arrears, assignee and outcome. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         *
+         *     Roles: ADMIN.
+         */
+        get: operations["ExportsController_collections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/exports/customers.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers with their deal, as CSV
+         * @description The columns of a customers import first (externalid is the import’s, else the customerid), then the rest of the customer and deal. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         *
+         *     Roles: ADMIN.
+         */
+        get: operations["ExportsController_customers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/exports/payments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments in a range of business days, as CSV
+         * @description Every ledger row (DEPOSIT, MANUAL, MOBILE_MONEY, OPENING) whose business day is within startdate–enddate, oldest first. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         *
+         *     Roles: ADMIN.
+         */
+        get: operations["ExportsController_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/exports/portfolio.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portfolio as a loan tape, as CSV
+         * @description One line per deal as of today: terms, amount paid, balance, paid-up date, days past it and the arrears bucket (CURRENT, 1-30, 31-60, 61-90, 90+; PAID_OFF and REPOSSESSED on their own). PAR30 = balance in buckets beyond 30 days ÷ balance of LOCKED and UNLOCKED deals. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         *
+         *     Roles: ADMIN.
+         */
+        get: operations["ExportsController_portfolio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/finance/feedback": {
         parameters: {
             query?: never;
@@ -682,6 +792,62 @@ export interface paths {
          *     Roles: ADMIN, OPERATOR, COLLECTOR.
          */
         post: operations["FeedbackController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description Newest first, with status, counts and progress (errors are in each record).
+         *
+         *     Roles: ADMIN.
+         */
+        get: operations["ImportsController_list"];
+        put?: never;
+        /**
+         * Import customers or payments from a CSV file
+         * @description multipart/form-data: `file`, `kind`, `mode`, optional `mapping`, `notify`, `source` (DESIGN part 12).
+         *
+         *     Columns of `customers`: externalid, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber (optional), dealid, depositpaid, amountpaid (deposit included), startdate. A migrated deal keeps its startdate; what was paid beyond the deposit is one OPENING ledger row; the credit policy sets its state as of today; a SYNC (RELEASE when paid off) is queued for each device.
+         *
+         *     Columns of `payments`: externalid, payg or customerid, amount, reference (an operator receipt: MANUAL payments, one namespace with payments/load), narration (optional), date (validated, not in the future; the payment is recorded when the import applies).
+         *
+         *     Every cell is checked by the same rules as the API (telephone, IMEI, PAYG code, amounts, dates, duplicates in the file and in the book). `validate` answers 200 with every error and writes nothing to the book. `apply` answers 202 with the record and works in the background (poll `GET /finance/imports/{importid}`): any error → FAILED, nothing written; otherwise all rows in one transaction → DONE. The same apply again (same file, kind, source and mapping) answers 200 with the earlier record. A row whose externalid this source brought in before is skipped.
+         *
+         *     A file that is not UTF-8 text: 400; a file over IMPORT_MAX_MB: 413.
+         *
+         *     Roles: ADMIN.
+         */
+        post: operations["ImportsController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/imports/{importid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import: status, counts, progress and errors
+         * @description Roles: ADMIN.
+         */
+        get: operations["ImportsController_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -768,6 +934,50 @@ export interface paths {
          * @description Roles: ADMIN, OPERATOR.
          */
         post: operations["InventoryController_details"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customer messages (SMS)
+         * @description Paged, newest first; `customerid` keeps one customer’s (404 when unknown), `status` one state. PENDING: waiting to go (gateway not configured or down, quiet hours for a reminder); SENT: taken by the gateway; DELIVERED / FAILED: as its delivery report or refusal said (`failurereason`); CANCELLED: a reminder no longer due. Collectors may read them too (what the customer was told helps a call).
+         *
+         *     Roles: ADMIN, OPERATOR, COLLECTOR.
+         */
+        get: operations["MessagesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/messages/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a customer an operator’s own SMS
+         * @description Queued in the outbox and sent by the worker like every message (PENDING at first). Unknown customer 404.
+         *
+         *     Roles: ADMIN, OPERATOR.
+         */
+        post: operations["MessagesController_send"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1002,6 +1212,28 @@ export interface paths {
         get: operations["HealthController_check"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sms/delivery-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SMS delivery report (gateway callback)
+         * @description Africa’s Talking posts `id`, `status`, `phoneNumber`, `networkCode`, `failureReason`, `retryCount` as a form (JSON is taken too; fields not used here are ignored). `key` must be SMS_CALLBACK_KEY (401 otherwise, nothing changed). Success → DELIVERED, Failed or Rejected → FAILED with the reason; an id no message has, or a message already final, changes nothing and is answered 200 so the gateway stops retrying.
+         *
+         *     Open: no token needed.
+         */
+        post: operations["DeliveryReportsController_report"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1625,6 +1857,27 @@ export interface components {
             /** @example 860 */
             UNLOCKED: number;
         };
+        DeliveryReportRequest: {
+            /**
+             * @description With Failed or Rejected: why.
+             * @example UserInBlacklist
+             */
+            failureReason?: string;
+            /**
+             * @description The gateway’s message id, as it answered the send.
+             * @example ATXid_0f1e2d3c
+             */
+            id: string;
+            /**
+             * @description Success (delivered), Failed or Rejected (final failures); Sent, Submitted and Buffered change nothing.
+             * @example Success
+             */
+            status: string;
+        };
+        DeliveryReportResponse: {
+            /** @example Message delivered. */
+            message: string;
+        };
         ErrorResponse: {
             /** @example Customer 42 not found. */
             message: string;
@@ -1689,8 +1942,126 @@ export interface components {
              * @enum {string}
              */
             mobilemoney: "configured" | "not configured";
+            /**
+             * @description SMS gateway; not configured: customer messages wait as PENDING.
+             * @example not configured
+             * @enum {string}
+             */
+            sms: "configured" | "not configured";
             /** @example ok */
             status: string;
+        };
+        ImportPageResponse: {
+            items: components["schemas"]["ImportResponse"][];
+            /** @example 20 */
+            limit: number;
+            /** @example 1 */
+            page: number;
+            /** @example 1 */
+            total: number;
+        };
+        ImportRequest: {
+            /**
+             * Format: binary
+             * @description The CSV file: UTF-8, comma-separated, header row first (RFC 4180). At most IMPORT_MAX_MB MB.
+             */
+            file: string;
+            /**
+             * @description `customers`: an existing book (customers with their deal, start date and what they paid so far); `payments`: payments to apply.
+             * @enum {string}
+             */
+            kind: "customers" | "payments";
+            /**
+             * @description JSON object: a header of this file → a field name (part 4a). Headers not mapped are read by their own name; other columns are ignored.
+             * @example {"Client ID":"externalid","Phone":"telephone"}
+             */
+            mapping?: string;
+            /**
+             * @description `validate` checks every row and writes nothing; `apply` writes all rows or none.
+             * @enum {string}
+             */
+            mode: "validate" | "apply";
+            /**
+             * @description Send customers the usual messages. Stored with the import; messages are not sent by imports yet.
+             * @default false
+             * @enum {string}
+             */
+            notify: "true" | "false";
+            /**
+             * @description Where the file comes from (e.g. the other platform’s name): `externalid` is unique per source and kind.
+             * @default csv
+             */
+            source: string;
+        };
+        ImportResponse: {
+            /**
+             * @description Rows written to the book.
+             * @example 0
+             */
+            applied: number;
+            /** @example 2026-03-10T09:12:00.000Z */
+            createdat: string;
+            /** @example 2 */
+            errorcount: number;
+            /** @description Every bad cell (the first 1,000 are stored; empty in listings). */
+            errors: components["schemas"]["ImportRowError"][];
+            /** @example book.csv */
+            filename: string;
+            /** @example null */
+            finishedat: string | null;
+            /** @example 7 */
+            importid: number;
+            /** @enum {string} */
+            kind: "customers" | "payments";
+            /** @example null */
+            message: string | null;
+            /** @enum {string} */
+            mode: "validate" | "apply";
+            /** @example false */
+            notify: boolean;
+            /**
+             * @description Rows done so far by the running step.
+             * @example 600
+             */
+            processed: number;
+            /**
+             * @description processed ÷ rows, in percent.
+             * @example 50
+             */
+            progress: number;
+            /**
+             * @description Data rows in the file (blank lines left out).
+             * @example 1200
+             */
+            rows: number;
+            /**
+             * @description Rows whose externalid this source brought in before: left as they are.
+             * @example 0
+             */
+            skipped: number;
+            /** @example csv */
+            source: string;
+            /**
+             * @description VALIDATING → APPLYING → DONE, or FAILED (nothing written). A validate is DONE at once.
+             * @enum {string}
+             */
+            status: "VALIDATING" | "APPLYING" | "DONE" | "FAILED";
+            /**
+             * @description Rows without any error.
+             * @example 1198
+             */
+            valid: number;
+        };
+        ImportRowError: {
+            /** @example telephone */
+            field: string;
+            /** @example telephone must be a valid telephone number: with its country code (+256772555001) or as dialled in UG */
+            message: string;
+            /**
+             * @description Row of the file as a spreadsheet shows it (the header is row 1).
+             * @example 3
+             */
+            row: number;
         };
         ItemDetailsResponse: {
             /** @example 2026-03-01T09:30:00.000Z */
@@ -1936,6 +2307,35 @@ export interface components {
              */
             writtenoffbalance: number;
         };
+        PreferencesRequest: {
+            /**
+             * Format: int32
+             * @example 42
+             */
+            customerid: number;
+            /**
+             * @description Language of the customer’s messages.
+             * @example sw
+             * @enum {string}
+             */
+            language: "en" | "sw";
+            /**
+             * @description true: no payment reminders (receipts and lock notices still go).
+             * @example false
+             */
+            smsoptout: boolean;
+        };
+        PreferencesResponse: {
+            /** @example 42 */
+            customerid: number;
+            /**
+             * @example sw
+             * @enum {string}
+             */
+            language: "en" | "sw";
+            /** @example false */
+            smsoptout: boolean;
+        };
         RecentPaymentsRequest: {
             /**
              * Format: int32
@@ -2043,6 +2443,18 @@ export interface components {
              */
             salesstage: "ENROLLMENT" | "VERIFICATION" | "DELIVERY" | "ACTIVE" | "CLOSED";
         };
+        SendMessageRequest: {
+            /**
+             * Format: int32
+             * @example 42
+             */
+            customerid: number;
+            /**
+             * @description At most 459 characters (three SMS in the GSM-7 alphabet; any other character makes it UCS-2, 67 characters a part). Sent at once, whatever the hour or the customer’s opt-out (which concerns reminders).
+             * @example Hello, our agent will visit you on Friday to check the solar panel.
+             */
+            text: string;
+        };
         SignInRequest: {
             /**
              * @description Checked as given: passwords set before the 12-character rule still sign in.
@@ -2070,6 +2482,75 @@ export interface components {
             role: "ADMIN" | "OPERATOR" | "COLLECTOR" | "PROVIDER" | "CUSTOMER";
             /** @example operator1 */
             username: string;
+        };
+        SmsMessagePageResponse: {
+            items: components["schemas"]["SmsMessageResponse"][];
+            /** @example 20 */
+            limit: number;
+            /** @example 1 */
+            page: number;
+            /** @example 1 */
+            total: number;
+        };
+        SmsMessageResponse: {
+            /** @example 1 */
+            attempts: number;
+            /** @example UGX 30.0000 */
+            cost: string | null;
+            /** @example 2026-03-10T09:12:00.000Z */
+            createdat: string;
+            /** @example 42 */
+            customerid: number;
+            /** @example 2026-03-10T09:12:05.000Z */
+            deliveredat: string | null;
+            /**
+             * @example GSM-7
+             * @enum {string}
+             */
+            encoding: "GSM-7" | "UCS-2";
+            /**
+             * @description FAILED or CANCELLED: why (the gateway’s reason when it gave one).
+             * @example null
+             */
+            failurereason: string | null;
+            /** @example ATXid_0f1e2d3c */
+            gatewaymessageid: string | null;
+            /**
+             * @example PAYMENT_RECEIVED
+             * @enum {string}
+             */
+            kind: "REGISTERED" | "PAYMENT_RECEIVED" | "REMINDER" | "LOCKED" | "PAID_OFF" | "OPERATOR";
+            /**
+             * @example en
+             * @enum {string}
+             */
+            language: "en" | "sw";
+            /**
+             * @description Why the last attempt did not go (it is tried again).
+             * @example null
+             */
+            lasterror: string | null;
+            /** @example 7 */
+            messageid: number;
+            /**
+             * @description SMS parts the text takes (what the gateway bills).
+             * @example 1
+             */
+            segments: number;
+            /** @example 2026-03-10T09:12:01.000Z */
+            sentat: string | null;
+            /**
+             * @example DELIVERED
+             * @enum {string}
+             */
+            status: "PENDING" | "SENT" | "DELIVERED" | "FAILED" | "CANCELLED";
+            /**
+             * @description The number it went to (set when sent).
+             * @example +256772555001
+             */
+            telephone: string | null;
+            /** @example We received your payment of UGX 45,000, thank you. Balance: UGX 495,000. Your device is paid up to 9 April 2026. */
+            text: string;
         };
         StatusSummaryResponse: {
             /** @example 30 */
@@ -3704,6 +4185,86 @@ export interface operations {
             };
         };
     };
+    MessagesController_preferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreferencesRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreferencesResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record named in the request does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Customer 42 not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     CustomersController_register: {
         parameters: {
             query?: never;
@@ -4613,6 +5174,251 @@ export interface operations {
             };
         };
     };
+    ExportsController_collections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ExportsController_customers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ExportsController_payments: {
+        parameters: {
+            query?: {
+                /** @description Last business day (YYYY-MM-DD), included; open when left out. No limit on the span: the file is streamed. */
+                enddate?: string;
+                /** @description First business day (YYYY-MM-DD) whose payments are exported; open when left out. */
+                startdate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ExportsController_portfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     FeedbackController_list: {
         parameters: {
             query?: {
@@ -4716,6 +5522,254 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeedbackResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record named in the request does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Customer 42 not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ImportsController_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description Page number, from 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPageResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ImportsController_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportRequest"];
+            };
+        };
+        responses: {
+            /** @description A validate’s answer, or the earlier import of the same file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResponse"];
+                };
+            };
+            /** @description Apply accepted: the import record (VALIDATING); it goes on in the background. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 100 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body is larger than the 100 kB limit."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Error."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ImportsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResponse"];
                 };
             };
             /** @description Invalid request: the message names every bad field. */
@@ -5025,6 +6079,171 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ItemDetailsResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record named in the request does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Customer 42 not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    MessagesController_list: {
+        parameters: {
+            query?: {
+                /** @description Only this customer’s messages (404 when the customer does not exist). */
+                customerid?: number;
+                /** @description Items per page. */
+                limit?: number;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Only messages in this state (FAILED: the ones to look at). */
+                status?: "PENDING" | "SENT" | "DELIVERED" | "FAILED" | "CANCELLED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmsMessagePageResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record named in the request does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Customer 42 not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    MessagesController_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmsMessageResponse"];
                 };
             };
             /** @description Invalid request: the message names every bad field. */
@@ -5955,6 +7174,62 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Mobile-money provider is not configured."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DeliveryReportsController_report: {
+        parameters: {
+            query: {
+                /** @description SMS_CALLBACK_KEY (compared in constant time; wrong or missing: 401). */
+                key: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryReportRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeliveryReportRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryReportResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
