@@ -1,7 +1,7 @@
 import { Alert, Button, FileInput, Group, Progress, SegmentedControl, Stack, Text, Title, Card } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ok, type Schemas } from '../../api/client';
 import { PageTitle } from '../../components/Layout';
@@ -24,6 +24,11 @@ function ImportProgress({ item }: { item: Import }) {
     refetchInterval: (q) => (q.state.data && RUNNING.includes(q.state.data.status) ? 1000 : false),
   });
   const current = live.data ?? item;
+  const queryClient = useQueryClient();
+  // finished while polled: read the list again for its final counts
+  useEffect(() => {
+    if (running && !RUNNING.includes(current.status)) void queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
+  }, [current.status]); // eslint-disable-line react-hooks/exhaustive-deps
   const progress = current.status === 'DONE' ? 100 : current.progress;
   return <Progress value={progress} size="lg" miw={80} aria-label={t('imports.progressLabel', { id: current.importid, progress })} animated={RUNNING.includes(current.status)} />;
 }
