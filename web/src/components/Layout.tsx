@@ -13,6 +13,8 @@ export const MENU: Array<{ to: string; label: string; roles: Role[] }> = [
   { to: '/collections', label: 'nav.collections', roles: ['ADMIN', 'OPERATOR', 'COLLECTOR'] },
   { to: '/inventory', label: 'nav.inventory', roles: ['ADMIN', 'OPERATOR'] },
   { to: '/deals', label: 'nav.deals', roles: ['ADMIN', 'OPERATOR'] },
+  { to: '/messages', label: 'nav.messages', roles: ['ADMIN', 'OPERATOR', 'COLLECTOR'] },
+  { to: '/imports', label: 'nav.imports', roles: ['ADMIN'] },
   { to: '/feedback', label: 'nav.feedback', roles: ['ADMIN', 'OPERATOR', 'COLLECTOR'] },
   { to: '/users', label: 'nav.users', roles: ['ADMIN'] },
   { to: '/history', label: 'nav.history', roles: ['ADMIN'] },

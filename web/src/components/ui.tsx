@@ -112,6 +112,12 @@ const STATUS_COLOURS: Record<string, [string, string]> = {
   DELIVERED: ['#1e6f31', 'white'],
   UNMATCHED: ['yellow.3', 'black'],
   HELD: ['red.9', 'white'],
+  FAILED: ['red.9', 'white'],
+  SENT: ['blue.9', 'white'],
+  CANCELLED: ['dark.7', 'white'],
+  DONE: ['#1e6f31', 'white'],
+  VALIDATING: ['yellow.3', 'black'],
+  APPLYING: ['orange.3', 'black'],
 };
 
 export function StatusBadge({ status }: { status: string }) {

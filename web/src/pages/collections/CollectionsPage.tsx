@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { api, ok } from '../../api/client';
 import { currentSession } from '../../api/session';
 import { ActionDialog } from '../../components/ActionDialog';
+import { ExportButton } from '../../components/ExportButton';
 import { PageTitle } from '../../components/Layout';
 import { DataTable, ErrorNote, PAGE_SIZE, Pager, StatusBadge, useAction, useFormat, useUrlFilters } from '../../components/ui';
 
@@ -33,6 +34,9 @@ export default function CollectionsPage() {
   return (
     <Stack>
       <PageTitle>{t('nav.collections')}</PageTitle>
+      <Group>
+        <ExportButton file="collections.csv" />
+      </Group>
       {stats.data && (
         <SimpleGrid cols={{ base: 3 }}>
           {(['PENDING', 'CALLED', 'RESOLVED'] as const).map((s) => (

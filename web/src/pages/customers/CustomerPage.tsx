@@ -7,6 +7,7 @@ import { currentSession } from '../../api/session';
 import { ActionDialog } from '../../components/ActionDialog';
 import { PageTitle } from '../../components/Layout';
 import { DataTable, ErrorNote, Loading, StatusBadge, useFormat } from '../../components/ui';
+import { MessagesTable } from '../messages/MessagesPage';
 
 const message = (fallback: string) => (r: unknown) => (r as { message?: string } | undefined)?.message ?? fallback;
 
@@ -45,6 +46,7 @@ export default function CustomerPage() {
   const payments = useQuery({ queryKey: [...key, 'payments'], queryFn: () => ok(api.POST('/finance/payments/recent', { body: { customerid, limit: 50 } })) });
   const commands = useQuery({ queryKey: [...key, 'commands'], enabled: operator, queryFn: () => ok(api.GET('/finance/device/commands', { params: { query: { customerid, limit: 20 } } })) });
   const feedback = useQuery({ queryKey: [...key, 'feedback'], queryFn: () => ok(api.GET('/finance/feedback', { params: { query: { customerid, limit: 20 } } })) });
+  const messages = useQuery({ queryKey: [...key, 'messages'], queryFn: () => ok(api.GET('/finance/messages', { params: { query: { customerid, limit: 20 } } })) });
   const history = useQuery({ queryKey: [...key, 'history'], enabled: role === 'ADMIN', queryFn: () => ok(api.GET('/finance/audit', { params: { query: { customerid, limit: 50 } } })) });
 
   if (customer.isLoading) return <Loading />;
@@ -165,6 +167,33 @@ export default function CustomerPage() {
           />
         </Section>
       )}
+
+      <Section title={t('messages.section')}>
+        <MessagesTable items={messages.data?.items ?? []} />
+        {operator && (
+          <Group mt="xs">
+            <ActionDialog
+              label={t('messages.sendSms')}
+              fields={[{ name: 'text', label: t('messages.text'), kind: 'textarea', required: true, description: t('messages.sendHint') }]}
+              submitLabel={t('messages.sendSms')}
+              action={(v) => ok(api.POST('/finance/messages/send', { body: { ...id, text: v.text } }))}
+              success={() => t('messages.queued')}
+              invalidates={[[...key, 'messages'], ['messages']]}
+            />
+            <ActionDialog
+              label={t('messages.preferences')}
+              fields={[
+                { name: 'language', label: t('messages.language'), kind: 'select', options: ['en', 'sw'], required: true },
+                { name: 'smsoptout', label: t('messages.optout'), kind: 'select', options: ['no', 'yes'], required: true },
+              ]}
+              initial={{ smsoptout: 'no' }}
+              action={(v) => ok(api.POST('/finance/customers/preferences', { body: { ...id, language: v.language, smsoptout: v.smsoptout === 'yes' } }))}
+              success={() => t('messages.preferencesSaved')}
+              invalidates={[key]}
+            />
+          </Group>
+        )}
+      </Section>
 
       <Section title={t('customers.feedback')}>
         <DataTable

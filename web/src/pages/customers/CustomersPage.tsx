@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, ok } from '../../api/client';
 import { currentSession } from '../../api/session';
+import { ExportButton } from '../../components/ExportButton';
 import { PageTitle } from '../../components/Layout';
 import { DataTable, ErrorNote, PAGE_SIZE, Pager, StatusBadge, useFormat, useUrlFilters } from '../../components/ui';
 import { RegisterCustomer } from './RegisterCustomer';
@@ -31,6 +32,7 @@ export default function CustomersPage() {
         <TextInput label={t('customers.search')} description={t('customers.searchHint')} value={search} onChange={(e) => setSearch(e.currentTarget.value)} type="search" style={{ flex: 1, minWidth: 200 }} />
         <Select label={t('customers.status')} data={['PENDING', 'APPROVED', 'REPOSSESSED']} value={values.status || null} onChange={(v) => set({ status: v ?? '' })} clearable w={160} />
         {role !== 'COLLECTOR' && <RegisterCustomer />}
+        <ExportButton file="customers.csv" />
       </Group>
       <ErrorNote error={customers.error} />
       <DataTable

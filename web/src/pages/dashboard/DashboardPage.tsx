@@ -1,9 +1,10 @@
 import { BarChart, DonutChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, ok } from '../../api/client';
+import { ExportButton } from '../../components/ExportButton';
 import { PageTitle } from '../../components/Layout';
 import { ErrorNote, Loading, useFormat } from '../../components/ui';
 import { formatPercent } from '../../format';
@@ -53,6 +54,9 @@ export default function DashboardPage() {
   return (
     <Stack>
       <PageTitle>{t('nav.dashboard')}</PageTitle>
+      <Group>
+        <ExportButton file="portfolio.csv" />
+      </Group>
       <ErrorNote error={portfolio.error ?? perDay.error} />
       {p && (
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ok, type Schemas } from '../../api/client';
 import { CustomerPicker } from '../../components/CustomerPicker';
+import { ExportButton } from '../../components/ExportButton';
 import { PageTitle } from '../../components/Layout';
 import { DataTable, ErrorNote, PAGE_SIZE, Pager, StatusBadge, useAction, useFormat, useUrlFilters } from '../../components/ui';
 
@@ -95,6 +96,7 @@ function Lookup() {
           <Button type="submit" loading={lookup.isPending}>
             {t('payments.lookup')}
           </Button>
+          <ExportButton file="payments.csv" query={{ startdate: form.values.startdate, enddate: form.values.enddate }} />
         </Group>
       </form>
       {result && (

@@ -1,0 +1,26 @@
+import { ApiError } from './client';
+import { currentSession } from './session';
+
+/**
+ * Downloads a file the service streams (an export): the token goes in the `x-access-token` header,
+ * never in a URL; the answer becomes a Blob saved through a short-lived object URL.
+ */
+export async function download(path: string, filename: string): Promise<void> {
+  const session = currentSession();
+  const response = await fetch(path, { headers: session ? { 'x-access-token': session.accessToken } : {} });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new ApiError(body.message ?? `${response.status} ${response.statusText}`, response.status);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = filename;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+}
