@@ -5,6 +5,7 @@
 // BENCH_RESULTS (where to write the results, default bench/results.json), BENCH_INSTANCES (service processes
 // on the one database, default 1; the load is shared out among them, p50/p99 are the worst instance's).
 // BENCH_WARMUP (seconds of unrecorded load before each scenario, default 3).
+// Scenario search (not in the default list): GET /finance/customers?search= by name, telephone, PAYG code or account.
 // Scenario signin-flood (not in the default list): authenticated reads measured while BENCH_FLOOD_CONNECTIONS
 // (default 64) connections send sign-ins with random usernames, at most BENCH_FLOOD_RATE a second (default 300;
 // 0: as fast as they can); BENCH_SIGNIN_ADDRESS_LIMIT sets the service's
@@ -90,11 +91,11 @@ async function measure(name, connections, opts, urls = [opts.url]) {
   const sum = (f) => runs.reduce((a, r) => a + f(r), 0);
   const row = {
     scenario: name, connections, rps: Math.round(sum((r) => r.requests.average)),
-    p50: Math.max(...runs.map((r) => r.latency.p50)), p99: Math.max(...runs.map((r) => r.latency.p99)),
+    p50: Math.max(...runs.map((r) => r.latency.p50)), p90: Math.max(...runs.map((r) => r.latency.p90)), p97_5: Math.max(...runs.map((r) => r.latency.p97_5)), p99: Math.max(...runs.map((r) => r.latency.p99)),
     errors: sum((r) => r.errors + r.timeouts + (r.non2xx ?? 0)), requests: sum((r) => r.requests.total),
     ...(urls.length > 1 ? { instances: urls.length } : {}),
   };
-  log(`${name.padEnd(22)} c=${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  errors ${row.errors}${urls.length > 1 ? `  (${urls.length} instances)` : ''}`);
+  log(`${name.padEnd(22)} c=${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  errors ${row.errors}${urls.length > 1 ? `  (${urls.length} instances)` : ''}`);
   return row;
 }
 
@@ -130,6 +131,10 @@ async function main() {
     const token = (role, id) => jwt.sign({ sub: id, username: 'admin', role, env: 'uat', ver: 1 }, SECRET, { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: '2h' });
     const admin = token('ADMIN', 1);
     const randomCustomer = () => 1 + Math.floor(Math.random() * CUSTOMERS);
+    const searchTerm = () => {
+      const g = randomCustomer();
+      return [`Bench ${g}`, `2569${String(g).padStart(8, '0')}`, `BPAYG${g}`, `BN${String(g).padStart(9, '0')}`][g % 4];
+    };
     const post = (path, body) => ({ method: 'POST', path, headers: { 'content-type': 'application/json', 'x-access-token': admin }, body: JSON.stringify(body) });
     const scenarios = {
       callback: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, ...post('/finance/amlogs/callback', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] }),
@@ -137,6 +142,8 @@ async function main() {
       register: () => ({ url: service.url, requests: [{ setupRequest: (r) => { const id = uniqueId(); const n = String(++counter % 10_000_000).padStart(7, '0'); return { ...r, ...post('/finance/customers/register', { fullname: 'Bench New', telephone: `+25678${n}`, dealid, deposit: 1000, guarantorname: 'G', guarantorcontact: '+256700000000', imei: imeiOf(`36${String(process.pid % 100_000).padStart(5, '0')}${n}`), payg: `N-${id}` }) }; } }] }),
       read: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, method: 'GET', path: `/finance/customers/${randomCustomer()}`, headers: { 'x-access-token': admin } }) }] }),
       summary: () => ({ url: service.url, requests: [{ method: 'GET', path: '/finance/customers/status-summary', headers: { 'x-access-token': admin } }] }),
+      // the Customers screen's search box, by each key it takes: a name, a telephone, a PAYG code, an account number
+      search: () => ({ url: service.url, requests: [{ setupRequest: (r) => ({ ...r, method: 'GET', path: `/finance/customers?limit=20&search=${encodeURIComponent(searchTerm())}`, headers: { 'x-access-token': admin } }) }] }),
     };
     const signInFlood = () => ({
       url: service.url, connections: FLOOD_CONNECTIONS, duration: WARMUP + SECONDS + 1, ...(FLOOD_RATE > 0 ? { overallRate: FLOOD_RATE } : {}),
