@@ -1,5 +1,8 @@
 import { Decimal } from 'decimal.js';
 
+/** The largest amount any payment may carry (DESIGN part 4): the validator, the look-up and imports share it. */
+export const MAX_AMOUNT = 1_000_000_000;
+
 /** Exact decimal arithmetic for money: never JavaScript floats. */
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 type Dec = InstanceType<typeof D>;

@@ -7,8 +7,8 @@ import { IMEI_INPUT, IMEI_INPUT_MAX_LENGTH, normaliseImei } from '../identifiers
 import { normalisePayg, PAYG_INPUT, PAYG_MAX_LENGTH } from '../identifiers/payg.js';
 import { TELEPHONE_INPUT, TELEPHONE_INPUT_MAX_LENGTH } from '../identifiers/telephone.js';
 import { isValidDate } from '../time/business-date.js';
+import { MAX_AMOUNT } from '../money/money.js';
 
-export const MAX_AMOUNT = 1_000_000_000;
 
 /** The largest record id: ids are PostgreSQL `integer` columns. */
 export const MAX_ID = 2_147_483_647;

@@ -3,7 +3,7 @@ import { hasFreeTextForbidden, hasOneLineForbidden } from '../../../common/ident
 import { normaliseImei } from '../../../common/identifiers/imei.js';
 import { normalisePayg } from '../../../common/identifiers/payg.js';
 import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
-import { Money } from '../../../common/money/money.js';
+import { MAX_AMOUNT, Money } from '../../../common/money/money.js';
 import { isValidDate } from '../../../common/time/business-date.js';
 
 export const IMPORT_KINDS = ['customers', 'payments'] as const;
@@ -35,7 +35,6 @@ export const COLUMNS: Record<ImportKind, { required: readonly string[]; optional
 };
 
 export const EXTERNALID_MAX = 100;
-const MAX_AMOUNT = 1_000_000_000;
 
 export interface CustomerRow {
   row: number;
