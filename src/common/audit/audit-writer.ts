@@ -39,8 +39,9 @@ export class AuditWriter implements OnModuleInit, OnModuleDestroy, BeforeApplica
     this.buffer.push(entry);
   }
 
+  /** Writes everything recorded so far, including what came in while an earlier batch was being written. */
   async flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+    while (this.flushing) await this.flushing;
     if (this.buffer.length === 0) return;
     const batch = this.buffer;
     this.buffer = [];
