@@ -1,19 +1,11 @@
+import { EnumValue, stringEnum } from '../types/string-enum.js';
+
 /**
  * What kind of failure an error is, independent of transport. The HTTP edge maps each kind to a
  * status exactly once (see http-error.ts); services and domain code never think in status codes.
  */
-export enum ErrorKind {
-  INVALID = 'INVALID',
-  UNAUTHENTICATED = 'UNAUTHENTICATED',
-  FORBIDDEN = 'FORBIDDEN',
-  NOT_FOUND = 'NOT_FOUND',
-  CONFLICT = 'CONFLICT',
-  TOO_LARGE = 'TOO_LARGE',
-  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
-  RATE_LIMITED = 'RATE_LIMITED',
-  UPSTREAM_FAILED = 'UPSTREAM_FAILED',
-  UNAVAILABLE = 'UNAVAILABLE',
-}
+export const ErrorKind = stringEnum('INVALID', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'UPSTREAM_FAILED', 'UNAVAILABLE');
+export type ErrorKind = EnumValue<typeof ErrorKind>;
 
 /** An expected business failure: carries a kind (for the status), a code (for logs and tests) and the client message. */
 export class DomainError extends Error {

@@ -1,8 +1,8 @@
-/** The source of a ledger row: a payment reference is unique within its source. */
-export enum PaymentType {
-  DEPOSIT = 'DEPOSIT',
-  MANUAL = 'MANUAL',
-  MOBILE_MONEY = 'MOBILE_MONEY',
-  /** What a migrated customer paid before the book was imported (one row per imported deal). */
-  OPENING = 'OPENING',
-}
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
+
+/**
+ * The source of a ledger row: a payment reference is unique within its source. `OPENING` is what a
+ * migrated customer paid before the book was imported (one row per imported deal).
+ */
+export const PaymentType = stringEnum('DEPOSIT', 'MANUAL', 'MOBILE_MONEY', 'OPENING');
+export type PaymentType = EnumValue<typeof PaymentType>;

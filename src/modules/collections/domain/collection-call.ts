@@ -1,20 +1,14 @@
 import { conflict, DomainError, ErrorKind, invalid, notFound } from '../../../common/errors/domain-error.js';
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
-export enum CallStatus {
-  PENDING = 'PENDING',
-  CALLED = 'CALLED',
-  RESOLVED = 'RESOLVED',
-}
+export const CallStatus = stringEnum('PENDING', 'CALLED', 'RESOLVED');
+export type CallStatus = EnumValue<typeof CallStatus>;
 
 export const CALL_STATUSES = Object.values(CallStatus);
 
 /** Why a call was closed: by the collector, by the deal coming up to date, or by the device being taken back. */
-export enum Resolution {
-  COLLECTOR = 'COLLECTOR',
-  PAYMENT = 'PAYMENT',
-  BONUS_DAYS = 'BONUS_DAYS',
-  REPOSSESSED = 'REPOSSESSED',
-}
+export const Resolution = stringEnum('COLLECTOR', 'PAYMENT', 'BONUS_DAYS', 'REPOSSESSED');
+export type Resolution = EnumValue<typeof Resolution>;
 
 export const RESOLUTIONS = Object.values(Resolution);
 

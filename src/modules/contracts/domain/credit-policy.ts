@@ -1,12 +1,9 @@
 import { daysBought, Money } from '../../../common/money/money.js';
 import { addDays, daysBetween } from '../../../common/time/business-date.js';
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
-export enum DealStatus {
-  LOCKED = 'LOCKED',
-  UNLOCKED = 'UNLOCKED',
-  PAID_OFF = 'PAID_OFF',
-  REPOSSESSED = 'REPOSSESSED',
-}
+export const DealStatus = stringEnum('LOCKED', 'UNLOCKED', 'PAID_OFF', 'REPOSSESSED');
+export type DealStatus = EnumValue<typeof DealStatus>;
 
 /** What a customer signed up to, copied from the deal at registration. */
 export interface ContractTerms {

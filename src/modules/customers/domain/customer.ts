@@ -1,21 +1,14 @@
 import { conflict, invalid, notFound } from '../../../common/errors/domain-error.js';
 import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
-export enum CustomerStatus {
-  PENDING = 'PENDING',
-  APPROVED = 'APPROVED',
-  REPOSSESSED = 'REPOSSESSED',
-}
+export const CustomerStatus = stringEnum('PENDING', 'APPROVED', 'REPOSSESSED');
+export type CustomerStatus = EnumValue<typeof CustomerStatus>;
 
 export const CUSTOMER_STATUSES = Object.values(CustomerStatus);
 
-export enum SalesStage {
-  ENROLLMENT = 'ENROLLMENT',
-  VERIFICATION = 'VERIFICATION',
-  DELIVERY = 'DELIVERY',
-  ACTIVE = 'ACTIVE',
-  CLOSED = 'CLOSED',
-}
+export const SalesStage = stringEnum('ENROLLMENT', 'VERIFICATION', 'DELIVERY', 'ACTIVE', 'CLOSED');
+export type SalesStage = EnumValue<typeof SalesStage>;
 
 export const SALES_STAGES = Object.values(SalesStage);
 

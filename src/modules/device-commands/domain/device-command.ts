@@ -1,16 +1,10 @@
-export enum DeviceAction {
-  LOCK = 'LOCK',
-  UNLOCK = 'UNLOCK',
-  TEMP_UNLOCK = 'TEMP_UNLOCK',
-  PERMANENT_LOCK = 'PERMANENT_LOCK',
-  RELEASE = 'RELEASE',
-  SYNC = 'SYNC',
-}
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
-export enum CommandStatus {
-  PENDING = 'PENDING',
-  DELIVERED = 'DELIVERED',
-}
+export const DeviceAction = stringEnum('LOCK', 'UNLOCK', 'TEMP_UNLOCK', 'PERMANENT_LOCK', 'RELEASE', 'SYNC');
+export type DeviceAction = EnumValue<typeof DeviceAction>;
+
+export const CommandStatus = stringEnum('PENDING', 'DELIVERED');
+export type CommandStatus = EnumValue<typeof CommandStatus>;
 
 /** The device a command is for, as the platform knows it. */
 export interface DeviceRef {

@@ -5,18 +5,15 @@ import { normalisePayg } from '../../../common/identifiers/payg.js';
 import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
 import { MAX_AMOUNT, Money } from '../../../common/money/money.js';
 import { isValidDate } from '../../../common/time/business-date.js';
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
 export const IMPORT_KINDS = ['customers', 'payments'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 export const IMPORT_MODES = ['validate', 'apply'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
 
-export enum ImportStatus {
-  VALIDATING = 'VALIDATING',
-  APPLYING = 'APPLYING',
-  DONE = 'DONE',
-  FAILED = 'FAILED',
-}
+export const ImportStatus = stringEnum('VALIDATING', 'APPLYING', 'DONE', 'FAILED');
+export type ImportStatus = EnumValue<typeof ImportStatus>;
 
 /** One bad cell (or row): `row` counts the file's lines as a spreadsheet shows them, the header being row 1. */
 export interface RowError {

@@ -1,12 +1,11 @@
 import { conflict, notFound } from '../../../common/errors/domain-error.js';
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
 /** Stock on hand is a count of units: never negative, at most this many of one item. */
 export const MAX_STOCK = 1_000_000;
 
-export enum MovementKind {
-  ADD = 'ADD',
-  ADJUST = 'ADJUST',
-}
+export const MovementKind = stringEnum('ADD', 'ADJUST');
+export type MovementKind = EnumValue<typeof MovementKind>;
 
 /** The stock after an adjustment, or the reason it cannot happen (409: the request is fine, the stock is not). */
 export function adjustedQuantity(itemId: number, current: number, delta: number): number {

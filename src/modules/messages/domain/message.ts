@@ -1,16 +1,15 @@
 import { notFound } from '../../../common/errors/domain-error.js';
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
-export enum MessageStatus {
-  /** in the outbox, to be sent (also while the gateway is not configured, down, or quiet hours hold a reminder) */
-  PENDING = 'PENDING',
-  /** the gateway took it (its messageId and cost are kept); a delivery report will say more */
-  SENT = 'SENT',
-  DELIVERED = 'DELIVERED',
-  /** the gateway refused it or reported it undelivered; `failurereason` says why */
-  FAILED = 'FAILED',
-  /** a reminder no longer due (paid meanwhile, or the customer opted out) before it went */
-  CANCELLED = 'CANCELLED',
-}
+/**
+ * Where a message is:
+ * - `PENDING`: in the outbox, to be sent (also while the gateway is not configured, down, or quiet hours hold a reminder)
+ * - `SENT`: the gateway took it (its messageId and cost are kept); a delivery report will say more
+ * - `FAILED`: the gateway refused it or reported it undelivered; `failurereason` says why
+ * - `CANCELLED`: a reminder no longer due (paid meanwhile, or the customer opted out) before it went
+ */
+export const MessageStatus = stringEnum('PENDING', 'SENT', 'DELIVERED', 'FAILED', 'CANCELLED');
+export type MessageStatus = EnumValue<typeof MessageStatus>;
 export const MESSAGE_STATUSES = Object.values(MessageStatus);
 
 /** The unique key of the event a message tells about: one message per event, whatever repeats it. */
@@ -74,7 +73,7 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /** A delivery report's status (Africa's Talking: Sent, Submitted, Buffered are on the way; Success, Rejected, Failed are final). */
-export function statusOfReport(status: string): MessageStatus.DELIVERED | MessageStatus.FAILED | null {
+export function statusOfReport(status: string): typeof MessageStatus.DELIVERED | typeof MessageStatus.FAILED | null {
   if (status === 'Success') return MessageStatus.DELIVERED;
   if (status === 'Failed' || status === 'Rejected' || status === 'AbsentSubscriber' || status === 'Expired') return MessageStatus.FAILED;
   return null;

@@ -1,21 +1,16 @@
 import { MessageFormat, MessageValues } from './message-format.js';
 import { smsSize, SmsSize } from './sms-encoding.js';
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
-export enum MessageKind {
-  REGISTERED = 'REGISTERED',
-  PAYMENT_RECEIVED = 'PAYMENT_RECEIVED',
-  REMINDER = 'REMINDER',
-  LOCKED = 'LOCKED',
-  PAID_OFF = 'PAID_OFF',
-  /** an operator's own text (POST /finance/messages/send) */
-  OPERATOR = 'OPERATOR',
-}
+/** The event a message tells about; `OPERATOR` is an operator's own text (POST /finance/messages/send). */
+export const MessageKind = stringEnum('REGISTERED', 'PAYMENT_RECEIVED', 'REMINDER', 'LOCKED', 'PAID_OFF', 'OPERATOR');
+export type MessageKind = EnumValue<typeof MessageKind>;
 export const MESSAGE_KINDS = Object.values(MessageKind);
 
 export const LANGUAGES = ['en', 'sw'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export type TemplateKind = Exclude<MessageKind, MessageKind.OPERATOR>;
+export type TemplateKind = Exclude<MessageKind, typeof MessageKind.OPERATOR>;
 
 /**
  * The customer messages, per language (DESIGN part 11). ICU MessageFormat syntax (see

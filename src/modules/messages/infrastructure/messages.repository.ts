@@ -141,7 +141,7 @@ export class MessagesRepository {
   }
 
   /** A final status other than SENT: FAILED (with the reason) or CANCELLED. */
-  async markClosed(id: string, status: MessageStatus.FAILED | MessageStatus.CANCELLED, telephone: string | null, reason: string): Promise<void> {
+  async markClosed(id: string, status: typeof MessageStatus.FAILED | typeof MessageStatus.CANCELLED, telephone: string | null, reason: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE sms_messages SET status = $2, telephone = coalesce($3, telephone), failure_reason = $4, updated_at = now() WHERE id = $1 AND status = 'PENDING'`,
       [id, status, telephone, reason.slice(0, 255)],
@@ -149,7 +149,7 @@ export class MessagesRepository {
   }
 
   /** A delivery report moves a SENT message to its final status; a report for anything else changes nothing. */
-  async applyReport(gatewayMessageId: string, status: MessageStatus.DELIVERED | MessageStatus.FAILED, reason: string | null): Promise<'APPLIED' | 'UNCHANGED' | 'UNKNOWN'> {
+  async applyReport(gatewayMessageId: string, status: typeof MessageStatus.DELIVERED | typeof MessageStatus.FAILED, reason: string | null): Promise<'APPLIED' | 'UNCHANGED' | 'UNKNOWN'> {
     const rows = (await this.dataSource.query(
       `WITH target AS (SELECT id, status FROM sms_messages WHERE gateway_message_id = $1),
        moved AS (

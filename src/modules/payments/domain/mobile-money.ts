@@ -1,28 +1,22 @@
 import { conflict, DomainError, ErrorKind, notFound } from '../../../common/errors/domain-error.js';
 import { Money } from '../../../common/money/money.js';
+import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
-export enum NotificationStatus {
-  APPLIED = 'APPLIED',
-  /** no customer has its tag (yet): matched again on every look-up and when a customer gets that code */
-  UNMATCHED = 'UNMATCHED',
-  /** crediting failed: waiting for an operator to assign it, with the reason */
-  HELD = 'HELD',
-}
+/**
+ * What became of a stored notification:
+ * - `APPLIED`: credited to its customer's deal
+ * - `UNMATCHED`: no customer has its tag (yet): matched again on every look-up and when a customer gets that code
+ * - `HELD`: crediting failed: waiting for an operator to assign it, with the reason
+ */
+export const NotificationStatus = stringEnum('APPLIED', 'UNMATCHED', 'HELD');
+export type NotificationStatus = EnumValue<typeof NotificationStatus>;
 
 /** What the callback answers about one notification. */
-export enum CallbackOutcome {
-  APPLIED = 'APPLIED',
-  UNMATCHED = 'UNMATCHED',
-  DUPLICATE = 'DUPLICATE',
-}
+export const CallbackOutcome = stringEnum('APPLIED', 'UNMATCHED', 'DUPLICATE');
+export type CallbackOutcome = EnumValue<typeof CallbackOutcome>;
 
-export enum ReconStatus {
-  APPLIED = 'APPLIED',
-  ALREADY_APPLIED = 'ALREADY_APPLIED',
-  UNMATCHED = 'UNMATCHED',
-  NOT_FOUND = 'NOT_FOUND',
-  FAILED = 'FAILED',
-}
+export const ReconStatus = stringEnum('APPLIED', 'ALREADY_APPLIED', 'UNMATCHED', 'NOT_FOUND', 'FAILED');
+export type ReconStatus = EnumValue<typeof ReconStatus>;
 
 export type ProviderStatus = 'SUCCESS' | 'FAILED' | 'PENDING';
 
