@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
 import { JobScheduler } from './jobs/job-scheduler.js';
 import { BusinessClock } from './time/business-clock.js';
@@ -11,6 +12,7 @@ export class CoreModule {
   static forRoot(config: AppConfig, clock: Clock = new SystemClock()): DynamicModule {
     return {
       module: CoreModule,
+      imports: [DiscoveryModule],
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },

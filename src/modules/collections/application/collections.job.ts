@@ -1,6 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
-import { AppConfig } from '../../../config/app-config.js';
+import { Injectable, Logger } from '@nestjs/common';
+import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { CollectionsService } from './collections.service.js';
 
 /** Lets a just-started instance settle before its first run. */
@@ -12,26 +11,17 @@ const FIRST_RUN_DELAY_MS = 30_000;
  * idempotent and race-free, so every instance may run it.
  */
 @Injectable()
-export class CollectionsJob implements OnApplicationBootstrap {
+export class CollectionsJob {
   private readonly logger = new Logger('CollectionsJob');
 
-  constructor(
-    private readonly collections: CollectionsService,
-    private readonly jobs: JobScheduler,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly collections: CollectionsService) {}
 
-  onApplicationBootstrap(): void {
-    const everyMs = this.config.collectionsGenerateMinutes * 60_000;
-    this.jobs.schedule({ name: 'collection-calls', everyMs, firstAfterMs: Math.min(FIRST_RUN_DELAY_MS, everyMs), run: () => this.run() });
-  }
-
+  @Scheduled('collection-calls', (config) => {
+    const everyMs = config.collectionsGenerateMinutes * 60_000;
+    return { everyMs, firstAfterMs: Math.min(FIRST_RUN_DELAY_MS, everyMs) };
+  })
   async run(): Promise<void> {
-    try {
-      const { opened, refreshed } = await this.collections.generate();
-      if (opened || refreshed) this.logger.log(`collection calls: ${opened} opened, ${refreshed} refreshed`);
-    } catch (error) {
-      this.logger.warn(`collection-call generation failed: ${(error as Error).message}`);
-    }
+    const { opened, refreshed } = await this.collections.generate();
+    if (opened || refreshed) this.logger.log(`collection calls: ${opened} opened, ${refreshed} refreshed`);
   }
 }

@@ -1,6 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
-import { AppConfig } from '../../../config/app-config.js';
+import { Injectable, Logger } from '@nestjs/common';
+import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { ContractsService } from './contracts.service.js';
 
 const BATCH = 500;
@@ -11,21 +10,13 @@ const BATCH = 500;
  * SKIP LOCKED, so any number of instances may run them at once without doing anything twice.
  */
 @Injectable()
-export class ContractJobs implements OnApplicationBootstrap {
+export class ContractJobs {
   private readonly logger = new Logger('ContractJobs');
 
-  constructor(
-    private readonly contracts: ContractsService,
-    private readonly jobs: JobScheduler,
-    private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.jobs.schedule({ name: 'overdue-lock', everyMs: this.config.overdueCheckMinutes * 60_000, run: () => this.lockOverdue() });
-    this.jobs.schedule({ name: 'temporary-unlock-end', everyMs: 60_000, run: () => this.endTemporaryUnlocks() });
-  }
+  constructor(private readonly contracts: ContractsService) {}
 
   /** Locks every overdue unlocked deal, in batches; returns how many. */
+  @Scheduled('overdue-lock', (config) => ({ everyMs: config.overdueCheckMinutes * 60_000 }))
   async lockOverdue(): Promise<number> {
     let total = 0;
     for (let n = BATCH; n === BATCH; total += n) n = await this.contracts.lockOverdueBatch(BATCH);
@@ -34,6 +25,7 @@ export class ContractJobs implements OnApplicationBootstrap {
   }
 
   /** Pushes the real state to devices whose temporary unlock is over; returns how many. */
+  @Scheduled('temporary-unlock-end', () => ({ everyMs: 60_000 }))
   endTemporaryUnlocks(): Promise<number> {
     return this.contracts.endTemporaryUnlocks(BATCH);
   }

@@ -1,8 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
-import { AppConfig } from '../../../config/app-config.js';
+import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { retryDelayMs } from '../domain/device-command.js';
 import { CommandRow, DeviceCommandsRepository } from '../infrastructure/device-commands.repository.js';
 import { LockPlatform, PlatformCommand } from '../infrastructure/lock-platform.js';
@@ -29,7 +28,7 @@ export function platformCommand(row: CommandRow): PlatformCommand {
  * platform drops repeats by commandid).
  */
 @Injectable()
-export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+export class DeliveryWorker implements OnModuleDestroy {
   private readonly logger = new Logger('DeviceCommands');
   private running?: Promise<number>;
   private stopped = false;
@@ -38,14 +37,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly commands: DeviceCommandsRepository,
     private readonly platform: LockPlatform,
-    private readonly jobs: JobScheduler,
-    private readonly config: AppConfig,
   ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.platform.configured) return;
-    this.jobs.schedule({ name: 'outbox-delivery', everyMs: this.config.outboxPollMs, run: () => this.drain() });
-  }
 
   /** Stops the rounds and waits for the one under way, so no outcome is lost with the pool. */
   async onModuleDestroy(): Promise<void> {
@@ -54,6 +46,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Rounds until nothing is due. */
+  @Scheduled('outbox-delivery', (config) => ({ everyMs: config.outboxPollMs }))
   async drain(): Promise<number> {
     let total = 0;
     for (let delivered = 1; delivered > 0 && !this.stopped; ) {

@@ -1,5 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
+import { Injectable, Logger } from '@nestjs/common';
+import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { MessagesService } from './messages.service.js';
 
 /** Soon after start: one indexed read, idempotent, so there is nothing to wait for. */
@@ -12,26 +12,15 @@ const EVERY_MS = 3_600_000;
  * the day's reminders whatever time an instance started.
  */
 @Injectable()
-export class RemindersJob implements OnApplicationBootstrap {
+export class RemindersJob {
   private readonly logger = new Logger('Reminders');
 
-  constructor(
-    private readonly messages: MessagesService,
-    private readonly jobs: JobScheduler,
-  ) {}
+  constructor(private readonly messages: MessagesService) {}
 
-  onApplicationBootstrap(): void {
-    this.jobs.schedule({ name: 'sms-reminders', everyMs: EVERY_MS, firstAfterMs: FIRST_RUN_DELAY_MS, run: () => this.run() });
-  }
-
+  @Scheduled('sms-reminders', () => ({ everyMs: EVERY_MS, firstAfterMs: FIRST_RUN_DELAY_MS }))
   async run(): Promise<number> {
-    try {
-      const queued = await this.messages.queueReminders();
-      if (queued) this.logger.log(`${queued} payment reminders queued`);
-      return queued;
-    } catch (error) {
-      this.logger.warn(`reminders failed: ${(error as Error).message}`);
-      return 0;
-    }
+    const queued = await this.messages.queueReminders();
+    if (queued) this.logger.log(`${queued} payment reminders queued`);
+    return queued;
   }
 }

@@ -1,7 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { Clock } from '../../../common/time/clock.js';
-import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
+import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import type { CustomerView } from '../../customers/application/customer-views.js';
@@ -21,7 +21,7 @@ const BATCH = 20;
  * lease ends (at least once, as for device commands). Reminders wait out SMS_QUIET_HOURS.
  */
 @Injectable()
-export class SmsDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+export class SmsDeliveryWorker implements OnModuleDestroy {
   private readonly logger = new Logger('Messages');
   private readonly hourOf: Intl.DateTimeFormat;
   private running?: Promise<number>;
@@ -33,14 +33,8 @@ export class SmsDeliveryWorker implements OnApplicationBootstrap, OnModuleDestro
     private readonly gateway: SmsGateway,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    private readonly jobs: JobScheduler,
   ) {
     this.hourOf = new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone: config.businessTimeZone });
-  }
-
-  onApplicationBootstrap(): void {
-    if (!this.gateway.configured) return;
-    this.jobs.schedule({ name: 'sms-delivery', everyMs: this.config.outboxPollMs, run: () => this.drain() });
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -54,6 +48,7 @@ export class SmsDeliveryWorker implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /** Rounds until nothing is due (or the rate cap is reached). */
+  @Scheduled('sms-delivery', (config) => ({ everyMs: config.outboxPollMs }))
   async drain(): Promise<number> {
     let total = 0;
     for (let sent = 1; sent > 0 && !this.stopped; ) {

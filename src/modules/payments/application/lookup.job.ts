@@ -1,10 +1,9 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { withAdvisoryLock } from '../../../common/database/advisory-lock.js';
-import { JobScheduler } from '../../../common/jobs/job-scheduler.js';
+import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { BusinessClock } from '../../../common/time/business-clock.js';
-import { AppConfig } from '../../../config/app-config.js';
 import { MobileMoneyProvider } from '../infrastructure/mobile-money-provider.js';
 import { MobileMoneyService } from './mobile-money.service.js';
 
@@ -16,31 +15,22 @@ const LOCK = 72_201_002;
  * time runs it (advisory lock); running it twice would change nothing anyway.
  */
 @Injectable()
-export class LookupJob implements OnApplicationBootstrap {
+export class LookupJob {
   private readonly logger = new Logger('LookupJob');
 
   constructor(
     private readonly mobileMoney: MobileMoneyService,
     private readonly provider: MobileMoneyProvider,
-    private readonly jobs: JobScheduler,
-    private readonly config: AppConfig,
     private readonly businessClock: BusinessClock,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  onApplicationBootstrap(): void {
-    if (!this.provider.configured) return;
-    this.jobs.schedule({ name: 'mobile-money-lookup', everyMs: this.config.mobileMoneyLookupMinutes * 60_000, run: () => this.run() });
-  }
-
+  @Scheduled('mobile-money-lookup', (config) => ({ everyMs: config.mobileMoneyLookupMinutes * 60_000 }))
   async run(): Promise<void> {
-    try {
-      await withAdvisoryLock(this.dataSource, LOCK, async () => {
-        const answer = await this.mobileMoney.lookupRecent(this.businessClock.today());
-        if (answer.applied || answer.unmatched) this.logger.log(`look-up: ${JSON.stringify(answer)}`);
-      });
-    } catch (error) {
-      this.logger.warn(`look-up failed: ${(error as Error).message}`);
-    }
+    if (!this.provider.configured) return;
+    await withAdvisoryLock(this.dataSource, LOCK, async () => {
+      const answer = await this.mobileMoney.lookupRecent(this.businessClock.today());
+      if (answer.applied || answer.unmatched) this.logger.log(`look-up: ${JSON.stringify(answer)}`);
+    });
   }
 }
