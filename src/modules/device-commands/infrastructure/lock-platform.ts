@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
+import { callPlatform } from '../../../common/http/outbound.js';
 import { DeviceAction } from '../domain/device-command.js';
 
 export interface PlatformCommand {
@@ -21,32 +22,26 @@ export abstract class LockPlatform {
   abstract send(command: PlatformCommand): Promise<void>;
 }
 
-const TIMEOUT_MS = 10_000;
-
 /** HTTP adapter: POST {DEVICE_LOCK_API_URL}/commands, Bearer key, 10 s timeout, redirects refused. */
 @Injectable()
 export class HttpLockPlatform extends LockPlatform {
-  readonly configured: boolean;
-
   constructor(private readonly config: AppConfig) {
     super();
-    this.configured = Boolean(config.deviceLock.url);
+  }
+
+  get configured(): boolean {
+    return Boolean(this.config.deviceLock.url);
   }
 
   async send(command: PlatformCommand): Promise<void> {
     if (!this.config.deviceLock.url) throw new LockPlatformError('device-lock platform not configured');
-    let response: Response;
-    try {
-      response = await fetch(`${this.config.deviceLock.url}/commands`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${this.config.deviceLock.apiKey ?? ''}`, 'content-type': 'application/json' },
-        body: JSON.stringify(command),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw new LockPlatformError((error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : `unreachable: ${(error as Error).message}`);
-    }
+    const response = await callPlatform(`${this.config.deviceLock.url}/commands`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.config.deviceLock.apiKey ?? ''}`, 'content-type': 'application/json' },
+      body: JSON.stringify(command),
+    }).catch((error: Error) => {
+      throw new LockPlatformError(error.message);
+    });
     await response.body?.cancel().catch(() => undefined);
     if (!response.ok) throw new LockPlatformError(`HTTP ${response.status}`);
   }

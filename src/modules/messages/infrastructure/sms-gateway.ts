@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
+import { callPlatform } from '../../../common/http/outbound.js';
 
 export interface OutgoingSms {
   /** E.164 */
@@ -20,7 +21,6 @@ export abstract class SmsGateway {
   abstract send(sms: OutgoingSms): Promise<SendOutcome>;
 }
 
-const TIMEOUT_MS = 10_000;
 
 /**
  * Per-recipient status codes of Africa's Talking's SMS API: 100 Processed, 101 Sent, 102 Queued are
@@ -48,11 +48,12 @@ interface AtRecipient {
  */
 @Injectable()
 export class AfricasTalkingGateway extends SmsGateway {
-  readonly configured: boolean;
-
   constructor(private readonly config: AppConfig) {
     super();
-    this.configured = Boolean(config.sms.url);
+  }
+
+  get configured(): boolean {
+    return Boolean(this.config.sms.url);
   }
 
   async send(sms: OutgoingSms): Promise<SendOutcome> {
@@ -62,15 +63,13 @@ export class AfricasTalkingGateway extends SmsGateway {
     if (senderId) form.set('from', senderId);
     let response: Response;
     try {
-      response = await fetch(`${url}/version1/messaging`, {
+      response = await callPlatform(`${url}/version1/messaging`, {
         method: 'POST',
         headers: { apiKey: apiKey ?? '', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
         body: form.toString(),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (error) {
-      return { kind: 'RETRY', reason: (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : `unreachable: ${(error as Error).message}` };
+      return { kind: 'RETRY', reason: (error as Error).message };
     }
     const body = await response.text().catch(() => '');
     // a bad key or username (401) would fail every message: wait for an operator to fix the settings instead

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
+import { callPlatform, PlatformUnreachable } from '../../../common/http/outbound.js';
 import { providerFailed, providerNotConfigured, ProviderTransaction } from '../domain/mobile-money.js';
 
 /** The mobile-money provider as this service uses it (DESIGN part 6). */
@@ -11,7 +12,6 @@ export abstract class MobileMoneyProvider {
   abstract getTransaction(id: string): Promise<ProviderTransaction | null>;
 }
 
-const TIMEOUT_MS = 10_000;
 const STATUSES = new Set(['SUCCESS', 'FAILED', 'PENDING']);
 
 function parseTransaction(value: unknown): ProviderTransaction {
@@ -36,26 +36,22 @@ function parseTransaction(value: unknown): ProviderTransaction {
 /** HTTP adapter: Bearer key, 10 s timeout, redirects refused (a redirect is not the provider answering). */
 @Injectable()
 export class HttpMobileMoneyProvider extends MobileMoneyProvider {
-  readonly configured: boolean;
-
   constructor(private readonly config: AppConfig) {
     super();
-    this.configured = Boolean(config.mobileMoney.url);
+  }
+
+  get configured(): boolean {
+    return Boolean(this.config.mobileMoney.url);
   }
 
   private async get(path: string): Promise<{ status: number; body: unknown }> {
     if (!this.config.mobileMoney.url) throw providerNotConfigured();
-    let response: Response;
-    try {
-      response = await fetch(`${this.config.mobileMoney.url}${path}`, {
-        headers: { authorization: `Bearer ${this.config.mobileMoney.apiKey ?? ''}`, accept: 'application/json' },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch (error) {
-      const reason = (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : 'unreachable';
-      throw providerFailed(reason);
-    }
+    const response = await callPlatform(`${this.config.mobileMoney.url}${path}`, {
+      headers: { authorization: `Bearer ${this.config.mobileMoney.apiKey ?? ''}`, accept: 'application/json' },
+    }).catch((error: PlatformUnreachable) => {
+      // the provider's address is not shown to API clients
+      throw providerFailed(error.timedOut ? error.message : 'unreachable');
+    });
     if (response.status === 404) return { status: 404, body: null };
     if (!response.ok) {
       await response.body?.cancel();
