@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './src/database/data-source-options.js';
 
 /**
- * The data source the TypeORM CLI uses (`npm run migration:run` / `migration:generate`).
+ * The data source the TypeORM CLI uses (`npx typeorm -d dist/ormconfig.js …` after a build).
  * It needs DATABASE_URL; to work on the embedded database, start the service once and use
  * the URL it prints, or run `npm run migration:run`, which starts the embedded database itself.
  */

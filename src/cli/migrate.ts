@@ -8,24 +8,24 @@ import { runMigrations } from '../database/migrate.js';
 import { resolveDatabase } from './database-url.js';
 
 /**
- * `npm run migration:run | migration:revert | migration:generate -- <Name>` on DATABASE_URL, or on
- * the embedded database of APP_ENV when DATABASE_URL is not set (started and stopped here).
+ * `npm run migration:run | migration:revert` on DATABASE_URL, or on the embedded database of APP_ENV
+ * when DATABASE_URL is not set (started and stopped here). `npm run migration:create -- <Name>` writes
+ * an empty, timestamped migration to fill in by hand: the schema is not derived from entities (most
+ * tables have none; docs/architecture.md, Persistence).
  */
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
+  if (command === 'create') {
+    if (!name) throw new ConfigError('usage: npm run migration:create -- <Name>');
+    const cli = join(process.cwd(), 'node_modules/typeorm/cli.js');
+    execFileSync(process.execPath, [cli, 'migration:create', `src/database/migrations/${name}`], { stdio: 'inherit' });
+    console.log('now list it at the end of MIGRATIONS in src/database/schema.ts');
+    return;
+  }
   const config = loadConfig(process.env);
   const { url, embedded } = await resolveDatabase(config);
   config.database.url = url;
   try {
-    if (command === 'generate') {
-      if (!name) throw new ConfigError('usage: npm run migration:generate -- <Name>');
-      const cli = join(process.cwd(), 'node_modules/typeorm/cli.js');
-      execFileSync(process.execPath, [cli, 'migration:generate', '-d', 'dist/ormconfig.js', `src/database/migrations/${name}`], {
-        stdio: 'inherit',
-        env: { ...process.env, DATABASE_URL: config.database.url },
-      });
-      return;
-    }
     const dataSource = await new DataSource(dataSourceOptions(url)).initialize();
     try {
       if (command === 'run') {
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
         await dataSource.undoLastMigration({ transaction: 'each' });
         console.log('reverted the last migration');
       } else {
-        throw new ConfigError('usage: migrate-cli run | revert | generate <Name>');
+        throw new ConfigError('usage: migrate-cli run | revert | create <Name>');
       }
     } finally {
       await dataSource.destroy();

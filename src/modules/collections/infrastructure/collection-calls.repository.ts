@@ -5,7 +5,6 @@ import { param } from '../../../common/database/sql.js';
 import { ACTIVE_DEAL_SQL, ARREARS_SQL, DAYS_OVERDUE_SQL } from '../../contracts/contract.sql.js';
 import { CUSTOMER_CONTACT_COLUMNS, JOIN_CUSTOMER } from '../../customers/customer.sql.js';
 import { CallStatus, Resolution } from '../domain/collection-call.js';
-import { CollectionCallEntity } from './collection-call.entity.js';
 
 /** A call as the collectors' list shows it: with the customer's name and numbers (one query, no N+1). */
 export interface CallRow {
@@ -104,7 +103,7 @@ export class CollectionCallsRepository {
   }
 
   async assign(em: EntityManager, id: number, userId: number, by: number): Promise<void> {
-    await em.getRepository(CollectionCallEntity).update({ id }, { assignedTo: userId, updatedBy: by });
+    await em.query('UPDATE collection_calls SET assigned_to = $2, updated_by = $3, updated_at = now() WHERE id = $1', [id, userId, by]);
   }
 
   async moveTo(
