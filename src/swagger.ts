@@ -114,6 +114,9 @@ function documentValidationRules(document: OpenAPIObject): void {
   }
 }
 
+/** class-validator's bound rules and the schema keyword each one sets. */
+const BOUND_OF = { min: 'minimum', max: 'maximum', minLength: 'minLength', maxLength: 'maxLength' } as const;
+
 function applyRule(property: Schema, rule: string | undefined, constraints: unknown[]): void {
   const [first, second] = constraints;
   switch (rule) {
@@ -122,16 +125,10 @@ function applyRule(property: Schema, rule: string | undefined, constraints: unkn
       break;
     }
     case 'min':
-      property.minimum = first as number;
-      break;
     case 'max':
-      property.maximum = first as number;
-      break;
     case 'minLength':
-      property.minLength = first as number;
-      break;
     case 'maxLength':
-      property.maxLength = first as number;
+      property[BOUND_OF[rule]] = first as number;
       break;
     case 'isLength':
       if (typeof first === 'number') property.minLength = first;

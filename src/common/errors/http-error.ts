@@ -11,34 +11,19 @@ export interface HttpError {
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error.';
 export const DATABASE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable: the database is not answering. Try again shortly.';
 
-function statusOf(kind: ErrorKind): number {
-  switch (kind) {
-    case ErrorKind.INVALID:
-      return HttpStatus.BAD_REQUEST;
-    case ErrorKind.UNAUTHENTICATED:
-      return HttpStatus.UNAUTHORIZED;
-    case ErrorKind.FORBIDDEN:
-      return HttpStatus.FORBIDDEN;
-    case ErrorKind.NOT_FOUND:
-      return HttpStatus.NOT_FOUND;
-    case ErrorKind.CONFLICT:
-      return HttpStatus.CONFLICT;
-    case ErrorKind.TOO_LARGE:
-      return HttpStatus.PAYLOAD_TOO_LARGE;
-    case ErrorKind.UNSUPPORTED_MEDIA_TYPE:
-      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
-    case ErrorKind.RATE_LIMITED:
-      return HttpStatus.TOO_MANY_REQUESTS;
-    case ErrorKind.UPSTREAM_FAILED:
-      return HttpStatus.BAD_GATEWAY;
-    case ErrorKind.UNAVAILABLE:
-      return HttpStatus.SERVICE_UNAVAILABLE;
-    default: {
-      const unreachable: never = kind;
-      throw new Error(`unmapped error kind ${String(unreachable)}`);
-    }
-  }
-}
+/** The one map from a failure's kind to its HTTP status (a kind without a status does not compile). */
+const STATUS_OF: Record<ErrorKind, HttpStatus> = {
+  INVALID: HttpStatus.BAD_REQUEST,
+  UNAUTHENTICATED: HttpStatus.UNAUTHORIZED,
+  FORBIDDEN: HttpStatus.FORBIDDEN,
+  NOT_FOUND: HttpStatus.NOT_FOUND,
+  CONFLICT: HttpStatus.CONFLICT,
+  TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
+  UNSUPPORTED_MEDIA_TYPE: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  RATE_LIMITED: HttpStatus.TOO_MANY_REQUESTS,
+  UPSTREAM_FAILED: HttpStatus.BAD_GATEWAY,
+  UNAVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
+};
 
 /** Errors raised by the framework's body parser (Fastify), before any handler runs. */
 const PARSER_ERRORS: Record<string, { status: number; message: string }> = {
@@ -79,7 +64,7 @@ function messageOfHttpException(error: HttpException): string {
 
 /** The one mapping from anything thrown to the `{message}` answer. */
 export function toHttpError(error: unknown): HttpError {
-  if (error instanceof DomainError) return { status: statusOf(error.kind), message: error.message, unexpected: error.kind === ErrorKind.UNAVAILABLE || error.kind === ErrorKind.UPSTREAM_FAILED };
+  if (error instanceof DomainError) return { status: STATUS_OF[error.kind], message: error.message, unexpected: error.kind === ErrorKind.UNAVAILABLE || error.kind === ErrorKind.UPSTREAM_FAILED };
   // Fastify's body-parser errors reach the filter wrapped in an HttpException; answer them in our words.
   const cause = error instanceof HttpException && error.cause ? error.cause : error;
   const parserCode = (cause as { code?: string } | null)?.code;
