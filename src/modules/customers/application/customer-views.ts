@@ -1,14 +1,9 @@
 import { contractViewOfCustomer, CustomerDealView } from '../../contracts/application/contract-view.js';
+import type { CustomerIdentity } from '../domain/customer.js';
 import { CustomerRow } from '../infrastructure/customers.repository.js';
 
-export interface CustomerView {
+export interface CustomerView extends CustomerIdentity {
   customerid: number;
-  fullname: string;
-  telephone: string;
-  guarantorname: string;
-  guarantorcontact: string;
-  imei: string;
-  payg: string;
   serialnumber: string | null;
   salesstage: string;
   status: string;

@@ -15,19 +15,13 @@ import { DealStatus } from '../../contracts/domain/credit-policy.js';
 import { DealsService } from '../../deals/application/deals.service.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
 import { UsersService } from '../../users/application/users.service.js';
-import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage, telephonesOf } from '../domain/customer.js';
+import { approve, accountNotFound, CUSTOMER_STATUSES, CustomerIdentity, CustomerStatus, customerNotFound, duplicateRegistration, SalesStage, telephonesOf } from '../domain/customer.js';
 import { CustomerFilter, CustomersRepository } from '../infrastructure/customers.repository.js';
 import { AccountView, accountView, CustomerView, customerView } from './customer-views.js';
 
-export interface RegistrationInput {
-  fullname: string;
-  telephone: string;
+export interface RegistrationInput extends CustomerIdentity {
   dealid: number;
   deposit: number;
-  guarantorname: string;
-  guarantorcontact: string;
-  imei: string;
-  payg: string;
 }
 
 @Injectable()

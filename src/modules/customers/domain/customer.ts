@@ -10,6 +10,16 @@ export const CUSTOMER_STATUSES = Object.values(CustomerStatus);
 export const SalesStage = stringEnum('ENROLLMENT', 'VERIFICATION', 'DELIVERY', 'ACTIVE', 'CLOSED');
 export type SalesStage = EnumValue<typeof SalesStage>;
 
+/** Who a customer is and which device they hold, as registration records it (normalised: DESIGN part 10). */
+export interface CustomerIdentity {
+  fullname: string;
+  telephone: string;
+  guarantorname: string;
+  guarantorcontact: string;
+  imei: string;
+  payg: string;
+}
+
 export const SALES_STAGES = Object.values(SalesStage);
 
 /** PENDING → APPROVED is the only approval; any other starting status is a conflict. */

@@ -4,17 +4,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { containsPattern } from '../../../common/database/sql.js';
 import { ACCOUNT_COLUMNS, JOIN_ACCOUNT } from '../../accounts/account.sql.js';
 import { CONTRACT_OF_CUSTOMER_COLUMNS, ContractOfCustomer, JOIN_CONTRACT } from '../../contracts/contract.sql.js';
-import { CustomerStatus, SalesStage } from '../domain/customer.js';
+import { CustomerIdentity, CustomerStatus, SalesStage } from '../domain/customer.js';
 
 /** One customer with account and deal, as the views need it (one query, no N+1). */
-export interface CustomerRow extends ContractOfCustomer {
+export interface CustomerRow extends ContractOfCustomer, CustomerIdentity {
   customerid: number;
-  fullname: string;
-  telephone: string;
-  guarantorname: string;
-  guarantorcontact: string;
-  imei: string;
-  payg: string;
   serialnumber: string | null;
   salesstage: SalesStage;
   status: CustomerStatus;

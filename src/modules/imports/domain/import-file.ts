@@ -6,6 +6,7 @@ import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
 import { MAX_AMOUNT, Money } from '../../../common/money/money.js';
 import { isValidDate } from '../../../common/time/business-date.js';
 import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
+import type { CustomerIdentity } from '../../customers/domain/customer.js';
 
 export const IMPORT_KINDS = ['customers', 'payments'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -33,15 +34,9 @@ export const COLUMNS: Record<ImportKind, { required: readonly string[]; optional
 
 export const EXTERNALID_MAX = 100;
 
-export interface CustomerRow {
+export interface CustomerRow extends CustomerIdentity {
   row: number;
   externalid: string;
-  fullname: string;
-  telephone: string;
-  guarantorname: string;
-  guarantorcontact: string;
-  imei: string;
-  payg: string;
   serialnumber: string | null;
   dealid: number;
   depositpaid: Money;
