@@ -187,6 +187,20 @@ describe('Customers and accounts', () => {
       expect(ids(await get('search=%25'))).toEqual([]);
     });
 
+    it('finds a telephone by its last digits, pages a search newest first with the total of all matches', async () => {
+      const made = [];
+      for (let i = 0; i < 3; i++) made.push(await registerCustomer(t, dealid, { fullname: `Pagination Kabuye ${i}` }));
+      const get = (q: string) => t.http.get(`/finance/customers?${q}`).set('x-access-token', operator).expect(200).then((r) => r.body);
+      const ids = (page: { items: Array<{ customerid: number }> }) => page.items.map((c) => c.customerid);
+      expect(ids(await get(`search=${made[1].telephone.slice(-6)}`))).toEqual([made[1].customerid]);
+      expect(ids(await get(`search=${encodeURIComponent(made[1].telephone.slice(-6).replace(/(\d{3})$/, ' $1'))}`))).toEqual([made[1].customerid]);
+      const [first, second] = [await get('search=pagination%20kabuye&limit=2'), await get('search=pagination%20kabuye&limit=2&page=2')];
+      expect(first).toMatchObject({ total: 3, page: 1, limit: 2 });
+      expect(ids(first)).toEqual([made[2].customerid, made[1].customerid]);
+      expect(second).toMatchObject({ total: 3, items: [expect.objectContaining({ customerid: made[0].customerid })] });
+      expect(await get('search=pagination%20kabuye&limit=2&page=3')).toMatchObject({ total: 3, items: [] });
+    });
+
     it('summarises statuses with all three keys as integers', async () => {
       const res = await t.http.get('/finance/customers/status-summary').set('x-access-token', await t.token(Role.COLLECTOR)).expect(200);
       expect(Object.keys(res.body).sort()).toEqual(['APPROVED', 'PENDING', 'REPOSSESSED']);

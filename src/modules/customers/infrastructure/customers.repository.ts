@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { containsPattern } from '../../../common/database/sql.js';
+import { containsPattern, param } from '../../../common/database/sql.js';
 import { ACCOUNT_COLUMNS, JOIN_ACCOUNT } from '../../accounts/account.sql.js';
 import { CONTRACT_OF_CUSTOMER_COLUMNS, ContractOfCustomer, JOIN_CONTRACT } from '../../contracts/contract.sql.js';
 import { CustomerIdentity, CustomerStatus, SalesStage } from '../domain/customer.js';
@@ -119,29 +119,36 @@ export class CustomersRepository {
     return affected > 0;
   }
 
+  /**
+   * A page of customers, newest first, with the number of all that match. The filter runs on
+   * `customers` alone and yields ids (each search arm has its own index, so PostgreSQL ORs index
+   * scans); only the page's twenty rows are joined to their account and contract. Which arms a search
+   * takes depends on what it could be: a name (when it has a letter: trigram index), the end of a
+   * telephone number (four digits or more: `reverse(telephone)` b-tree), or a whole PAYG code, IMEI or
+   * account number (b-trees). Part of a name made only of digits is not looked for; nor are digits in the
+   * middle of a telephone number (every number shares its country code, so a trigram search on
+   * telephones visits the whole book).
+   */
   async list(filter: CustomerFilter, page: number, limit: number): Promise<{ rows: CustomerRow[]; total: number }> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.status) where.push(`c.status = $${params.push(filter.status)}`);
-    if (filter.salesstage) where.push(`c.salesstage = $${params.push(filter.salesstage)}`);
-    if (filter.search) {
-      const exact = `$${params.push(filter.search)}`;
-      const like = `$${params.push(containsPattern(filter.search))}`;
-      // every arm a condition on customers alone, each with an index, so PostgreSQL can OR the index scans
-      const any = [`c.fullname ILIKE ${like}`, `c.telephone ILIKE ${like}`, `lower(c.payg) = lower(${exact})`, `c.imei = ${exact}`, `c.account_id = (SELECT id FROM accounts WHERE accountnumber = upper(${exact}))`];
-      if (filter.telephone) any.push(`c.telephone = $${params.push(filter.telephone)}`);
-      if (filter.imei && filter.imei !== filter.search) any.push(`c.imei = $${params.push(filter.imei)}`);
-      where.push(`(${any.join(' OR ')})`);
-    }
+    if (filter.status) where.push(`c.status = ${param(params, filter.status)}`);
+    if (filter.salesstage) where.push(`c.salesstage = ${param(params, filter.salesstage)}`);
+    if (filter.search) where.push(`(${searchArms(filter, params).join(' OR ')})`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const rows = (await this.q().query(
-      `SELECT *, count(*) OVER ()::int AS total FROM (${SELECT_CUSTOMER} ${clause}) x ORDER BY customerid DESC LIMIT $${params.push(limit)} OFFSET $${params.push((page - 1) * limit)}`,
+      // A search's matches are collected first (index scans, OR-ed), then sorted: left to itself the planner
+      // may walk the primary key from the newest customer down, testing each, to fill a page of a common name.
+      `WITH matching AS ${filter.search ? '' : 'NOT '}MATERIALIZED (SELECT c.id FROM customers c ${clause}),
+            shown AS (SELECT id FROM matching ORDER BY id DESC LIMIT ${param(params, limit)} OFFSET ${param(params, (page - 1) * limit)})
+       SELECT x.*, (SELECT count(*) FROM matching)::int AS total
+       FROM (${SELECT_CUSTOMER} WHERE c.id IN (SELECT id FROM shown)) x ORDER BY x.customerid DESC`,
       params,
     )) as Array<CustomerRow & { total: number }>;
     let total = rows[0]?.total;
     if (total === undefined) {
-      // Past the last page the window count is not there: count on its own.
-      const [{ n }] = (await this.q().query(`SELECT count(*)::int AS n FROM (${SELECT_CUSTOMER} ${clause}) x`, params.slice(0, -2))) as Array<{ n: number }>;
+      // Past the last page there is no row to carry the count: count on its own.
+      const [{ n }] = (await this.q().query(`SELECT count(*)::int AS n FROM customers c ${clause}`, params.slice(0, -2))) as Array<{ n: number }>;
       total = n;
     }
     return { rows, total };
@@ -150,4 +157,17 @@ export class CustomersRepository {
   async statusCounts(): Promise<Array<{ status: CustomerStatus; n: number }>> {
     return this.q().query('SELECT status, count(*)::int AS n FROM customers GROUP BY status');
   }
+}
+
+/** The conditions a search term is tried against, OR-ed (see `list`). */
+function searchArms(filter: CustomerFilter, params: unknown[]): string[] {
+  const term = filter.search!;
+  const exact = param(params, term);
+  const arms = [`lower(c.payg) = lower(${exact})`, `c.imei = ${exact}`, `c.account_id = (SELECT id FROM accounts WHERE accountnumber = upper(${exact}))`];
+  if (/\p{L}/u.test(term)) arms.push(`c.fullname ILIKE ${param(params, containsPattern(term))}`);
+  const digits = term.replace(/[\s().-]/g, '');
+  if (/^\+?\d{4,}$/.test(digits)) arms.push(`reverse(c.telephone) LIKE ${param(params, `${[...digits.replace('+', '')].reverse().join('')}%`)}`);
+  if (filter.telephone) arms.push(`c.telephone = ${param(params, filter.telephone)}`);
+  if (filter.imei && filter.imei !== term) arms.push(`c.imei = ${param(params, filter.imei)}`);
+  return arms;
 }
