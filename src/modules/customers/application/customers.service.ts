@@ -81,7 +81,8 @@ export class CustomersService implements OnModuleInit {
    */
   async registerImported(em: EntityManager, rows: ImportedCustomerInput[], actor: AuthUser, options: { notify: boolean }): Promise<number[]> {
     if (rows.length === 0) return [];
-    const inputs = rows.map((r) => telephonesOf(r, this.config.defaultCountry));
+    // the import has read every telephone into E.164 already (the same normaliseTelephone as telephonesOf)
+    const inputs = rows;
     const deals = new Map<number, Awaited<ReturnType<DealsService['activeDealForRegistration']>>>();
     for (const dealid of new Set(inputs.map((r) => r.dealid))) deals.set(dealid, await this.deals.activeDealForRegistration(dealid, em));
     for (const r of inputs) checkRegistrationDeposit(deals.get(r.dealid)!.terms, r.depositpaid);
