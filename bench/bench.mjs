@@ -5,6 +5,11 @@
 // BENCH_RESULTS (where to write the results, default bench/results.json), BENCH_INSTANCES (service processes
 // on the one database, default 1; the load is shared out among them, p50/p99 are the worst instance's).
 // BENCH_WARMUP (seconds of unrecorded load before each scenario, default 3).
+// Scenario import (not in the default list): a CSV of BENCH_IMPORT_ROWS customers (default 100000) POSTed to
+// /finance/imports in apply mode and polled until DONE; seconds from the POST and the service's peak RSS.
+// Scenario export (not in the default list): BENCH_EXPORT_PAYMENTS payments (default 1000000, seeded by SQL)
+// streamed as /finance/exports/payments.csv; seconds, rows, and the service's RSS while streaming (peak and spread).
+// Both sample the service's RSS from /proc/<pid>/status (its high-water mark reset first via clear_refs).
 // Scenario search (not in the default list): GET /finance/customers?search= by name, telephone, PAYG code or account.
 // Scenario signin-flood (not in the default list): authenticated reads measured while BENCH_FLOOD_CONNECTIONS
 // (default 64) connections send sign-ins with random usernames, at most BENCH_FLOOD_RATE a second (default 300;
@@ -12,7 +17,7 @@
 // SIGNIN_ADDRESS_LIMIT (e.g. 1000000 so that every attempt reaches argon2 instead of the 429 of the address limit).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,6 +34,8 @@ const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3); // seconds of unrecorded load before each scenario (JIT, pool, caches)
 const FLOOD_CONNECTIONS = Number(process.env.BENCH_FLOOD_CONNECTIONS ?? 64);
 const FLOOD_RATE = Number(process.env.BENCH_FLOOD_RATE ?? 300);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const EXPORT_PAYMENTS = Number(process.env.BENCH_EXPORT_PAYMENTS ?? 1_000_000);
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const log = (...a) => console.error(...a);
 
@@ -107,6 +114,129 @@ const imeiOf = (body) => {
   return `${body}${(10 - (sum % 10)) % 10}`;
 };
 
+/** The service's memory from /proc: VmRSS now and VmHWM (the peak since start, or since resetPeak). */
+function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+/** Resets the peak RSS (VmHWM) of a process to its current RSS; false where the kernel does not allow it. */
+function resetPeak(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** Samples a process's RSS every `ms` until stopped: the samples, and the peak. */
+function sampleMemory(pid, ms = 100) {
+  const samples = [];
+  const timer = setInterval(() => samples.push(memoryOf(pid).rssMb), ms);
+  return () => {
+    clearInterval(timer);
+    const end = memoryOf(pid);
+    samples.push(end.rssMb);
+    return { samples, peakMb: Math.max(end.peakMb, ...samples) };
+  };
+}
+const mb = (n) => Math.round(n);
+
+/** A customers import of n rows on one deal, its states spread: LOCKED, UNLOCKED and PAID_OFF deals, starts over two years. */
+function importFile(n, dealid) {
+  const lines = ['externalid,fullname,telephone,guarantorname,guarantorcontact,imei,payg,serialnumber,dealid,depositpaid,amountpaid,startdate'];
+  const day = (i) => new Date(Date.UTC(2024, 0, 1) + (i % 700) * 86_400_000).toISOString().slice(0, 10);
+  for (let i = 0; i < n; i++) {
+    const paid = 60000 + 45000 * (i % 13); // the deposit and 0–12 instalments of a 600,000 deal
+    lines.push(`BENCH-${i},Imported Customer ${i},+25677${String(i).padStart(7, '0')},Guarantor ${i},+256701987654,${imeiOf(`37${String(i).padStart(12, '0')}`)},IMP-${i},SN-${i},${dealid},60000,${Math.min(paid, 600000)},${day(i)}`);
+  }
+  return Buffer.from(`${lines.join('\r\n')}\r\n`);
+}
+
+async function importScenario(url, pid, admin) {
+  const deal = await (await fetch(`${url}/finance/deals/create`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-access-token': admin }, body: JSON.stringify({ dealname: 'Bench import phone', totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 }) })).json();
+  const file = importFile(IMPORT_ROWS, deal.dealid);
+  log(`import: ${IMPORT_ROWS} customers, ${(file.length / 1e6).toFixed(1)} MB of CSV`);
+  const form = new FormData();
+  form.set('kind', 'customers');
+  form.set('mode', 'apply');
+  form.set('file', new Blob([file], { type: 'text/csv' }), 'bench-import.csv');
+  const peakReset = resetPeak(pid);
+  const before = memoryOf(pid);
+  const stop = sampleMemory(pid);
+  const started = Date.now();
+  const res = await fetch(`${url}/finance/imports`, { method: 'POST', headers: { 'x-access-token': admin }, body: form });
+  const accepted = await res.json();
+  if (res.status !== 202) throw new Error(`import answered ${res.status}: ${JSON.stringify(accepted)}`);
+  let record;
+  for (;;) {
+    record = await (await fetch(`${url}/finance/imports/${accepted.importid}`, { headers: { 'x-access-token': admin } })).json();
+    if (record.status === 'DONE' || record.status === 'FAILED') break;
+    progress('import', record.processed, IMPORT_ROWS);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const memory = stop();
+  progress('import', IMPORT_ROWS, IMPORT_ROWS);
+  if (record.status !== 'DONE' || record.applied !== IMPORT_ROWS) throw new Error(`import ended ${record.status}: ${record.message ?? ''} ${JSON.stringify(record.errors?.slice(0, 3))}`);
+  const row = { scenario: 'import', rows: IMPORT_ROWS, seconds, rowsPerSecond: Math.round(IMPORT_ROWS / seconds), rssBeforeMb: mb(before.rssMb), peakRssMb: mb(memory.peakMb), peakReset };
+  log(`import                 ${IMPORT_ROWS} customers in ${seconds.toFixed(1)} s (${row.rowsPerSecond}/s), service RSS ${row.rssBeforeMb} MB before, peak ${row.peakRssMb} MB`);
+  return row;
+}
+
+/** Payments by SQL: n MANUAL rows over the seeded deals and the last year (the ledger no longer matches the deals: a bench database only). */
+async function seedPayments(dbUrl, n) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  c.on('error', () => undefined);
+  await c.connect();
+  const [{ deals }] = (await c.query('SELECT count(*)::int AS deals FROM customer_deals')).rows;
+  const batch = 200_000;
+  for (let from = 1; from <= n; from += batch) {
+    const to = Math.min(n, from + batch - 1);
+    await c.query(
+      `WITH d AS (SELECT id, customer_id, row_number() OVER (ORDER BY id) AS k FROM customer_deals)
+       INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type, created_at)
+       SELECT d.customer_id, d.id, 1000 + g % 50000, 'BEXP-' || g, CASE WHEN g % 7 = 0 THEN 'cash, "front desk"' ELSE 'bench' END, 'MANUAL', now() - (g % 365) * interval '1 day'
+       FROM generate_series($1::int, $2::int) g JOIN d ON d.k = 1 + g % $3::int`,
+      [from, to, deals],
+    );
+    progress(`seeding ${n} payments`, to, n);
+  }
+  await c.query('ANALYZE payments');
+  const [{ total }] = (await c.query('SELECT count(*)::int AS total FROM payments')).rows;
+  await c.end();
+  return total;
+}
+
+async function exportScenario(url, pid, admin, dbUrl) {
+  const total = await seedPayments(dbUrl, EXPORT_PAYMENTS);
+  const peakReset = resetPeak(pid);
+  const before = memoryOf(pid);
+  const stop = sampleMemory(pid);
+  const started = Date.now();
+  const res = await fetch(`${url}/finance/exports/payments.csv`, { headers: { 'x-access-token': admin } });
+  if (res.status !== 200) throw new Error(`export answered ${res.status}`);
+  let bytes = 0;
+  let lines = 0;
+  let firstByte = null;
+  for await (const chunk of res.body) {
+    firstByte ??= (Date.now() - started) / 1000;
+    bytes += chunk.length;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const memory = stop();
+  const rows = lines - 1;
+  if (rows !== total) throw new Error(`export wrote ${rows} rows of ${total}`);
+  const sorted = [...memory.samples].sort((a, b) => a - b);
+  const row = {
+    scenario: 'export', rows, seconds, rowsPerSecond: Math.round(rows / seconds), megabytes: +(bytes / 1e6).toFixed(1), firstByteSeconds: firstByte,
+    rssBeforeMb: mb(before.rssMb), peakRssMb: mb(memory.peakMb), rssP10Mb: mb(sorted[Math.floor(sorted.length * 0.1)]), rssP90Mb: mb(sorted[Math.floor(sorted.length * 0.9)]), peakReset,
+  };
+  log(`export                 ${rows} payments (${row.megabytes} MB) in ${seconds.toFixed(1)} s (${row.rowsPerSecond}/s, first byte ${firstByte.toFixed(2)} s), service RSS ${row.rssBeforeMb} MB before, p10–p90 ${row.rssP10Mb}–${row.rssP90Mb} MB, peak ${row.peakRssMb} MB`);
+  return row;
+}
+
 async function main() {
   const db = await database();
   const results = [];
@@ -150,6 +280,14 @@ async function main() {
       requests: [{ setupRequest: (r) => ({ ...r, method: 'POST', path: '/api/auth/signin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `flood-${uniqueId()}`, password: 'flood-password-1' }) }) }],
     });
     for (const name of SCENARIOS) {
+      if (name === 'import') {
+        results.push(await importScenario(service.url, serviceProcs[0].proc.pid, admin));
+        continue;
+      }
+      if (name === 'export') {
+        results.push(await exportScenario(service.url, serviceProcs[0].proc.pid, admin, db.url));
+        continue;
+      }
       if (name === 'signin-flood') {
         // reads measured while a flood of sign-ins with random usernames runs beside them
         for (const c of CONNECTIONS) {
@@ -201,7 +339,12 @@ async function main() {
     return svc && raw ? { connections: c, throughput: +(svc.rps / raw.rps).toFixed(2), p99: +(svc.p99 / Math.max(1, raw.p99)).toFixed(2) } : null;
   }).filter(Boolean);
   console.log('\n| scenario | conns | req/s | p50 ms | p99 ms | errors |\n| --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const r of results) console.log(`| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+  for (const r of results.filter((r) => r.connections !== undefined)) console.log(`| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+  const bulk = results.filter((r) => r.connections === undefined);
+  if (bulk.length) {
+    console.log('\n| scenario | rows | seconds | rows/s | service RSS before MB | peak RSS MB |\n| --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const r of bulk) console.log(`| ${r.scenario} | ${r.rows} | ${r.seconds.toFixed(1)} | ${r.rowsPerSecond} | ${r.rssBeforeMb} | ${r.peakRssMb} |`);
+  }
   console.log('\ncallback ÷ raw baseline:', ratios.length ? ratios.map((r) => `c=${r.connections}: throughput ×${r.throughput}, p99 ×${r.p99}`).join('; ') : 'not measured (BENCH_RAW=0 or no callback scenario)');
   mkdirSync(join(ROOT, 'bench'), { recursive: true });
   writeFileSync(process.env.BENCH_RESULTS ?? join(ROOT, 'bench', 'results.json'), JSON.stringify({ date: new Date().toISOString(), customers: CUSTOMERS, seconds: SECONDS, instances: INSTANCES, results, ratios }, null, 2) + '\n');

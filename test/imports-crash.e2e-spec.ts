@@ -1,4 +1,5 @@
 import { luhnCheckDigit } from '../src/common/identifiers/imei.js';
+import { CHUNK_ROWS } from '../src/modules/imports/application/import-runner.js';
 import { expectMoneyConsistent, waitUntil, withClient } from './support/faults.js';
 import { api, Instance, signIn, startInstance } from './support/instances.js';
 import { ADMIN, createTestDatabase, dropTestDatabase } from './support/test-app.js';
@@ -8,7 +9,8 @@ import { ADMIN, createTestDatabase, dropTestDatabase } from './support/test-app.
  * of it afterwards; the job is free again, and the restarted instance applies the whole file once.
  */
 
-const ROWS = 1000;
+/** Customers are written CHUNK_ROWS at a time: enough chunks that the kill lands between two of them. */
+const ROWS = 10 * CHUNK_ROWS;
 
 function bookFile(dealid: number): Buffer {
   const lines = ['externalid,fullname,telephone,guarantorname,guarantorcontact,imei,payg,dealid,depositpaid,amountpaid,startdate'];
@@ -50,10 +52,10 @@ describe('kill -9 of an instance in the middle of an import', () => {
     expect(res.status).toBe(202);
     const { importid } = (await res.json()) as { importid: number };
 
-    // killed while applying, after at least 400 rows went in (progress is written beside the transaction)
+    // killed while applying, after at least two chunks went in (progress is written beside the transaction)
     await waitUntil('the apply under way', async () => {
       const r = await record(instance!.url, admin, importid);
-      return r.status === 'APPLYING' && r.processed >= 400;
+      return r.status === 'APPLYING' && r.processed >= 2 * CHUNK_ROWS;
     }, 120_000, 50);
     await instance.stop('SIGKILL');
     instance = undefined;

@@ -1,5 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { Role } from '../src/common/auth/role.js';
+import { Money } from '../src/common/money/money.js';
+import { accountNumberFor } from '../src/modules/accounts/domain/account-number.js';
+import { deriveDealState } from '../src/modules/contracts/domain/credit-policy.js';
+import { CHUNK_ROWS } from '../src/modules/imports/application/import-runner.js';
 import { createDeal, registerCustomer, uniqueImei, uniqueTelephone } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -8,7 +12,12 @@ import { startTestApp, TestApp } from './support/test-app.js';
  * CSV import of customers and payments, and the CSV exports (DESIGN part 12). The clock stands at
  * 2026-01-15: a customer who started on 2025-08-15 (five months ago) and paid the deposit and four
  * monthly instalments has bought 120 days, up to 2025-12-13, and is LOCKED.
+ *
+ * PAYG_LONG_TESTS=1 applies a larger batched file (ten chunks instead of one and a part).
  */
+
+const LONG = process.env.PAYG_LONG_TESTS === '1';
+const TODAY = '2026-01-15';
 
 const HEADER = 'externalid,fullname,telephone,guarantorname,guarantorcontact,imei,payg,serialnumber,dealid,depositpaid,amountpaid,startdate';
 const csv = (lines: string[]) => Buffer.from(`${[HEADER, ...lines].join('\r\n')}\r\n`, 'utf8');
@@ -30,8 +39,8 @@ describe('CSV imports and exports', () => {
     for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
     return req.attach('file', file, { filename: name, contentType: 'text/csv' });
   };
-  const finished = async (importid: number) => {
-    for (let i = 0; i < 300; i++) {
+  const finished = async (importid: number, tries = 300) => {
+    for (let i = 0; i < tries; i++) {
       const res = await t.http.get(`/finance/imports/${importid}`).set('x-access-token', admin);
       if (res.body.status === 'DONE' || res.body.status === 'FAILED') return res.body;
       await new Promise((r) => setTimeout(r, 100));
@@ -62,6 +71,14 @@ describe('CSV imports and exports', () => {
     };
   };
   const line = (r: Record<string, string>) => Object.values(r).join(',');
+  const text = (res: { body: unknown }) => res.body as string;
+  const download = (path: string) =>
+    t.http.get(`/finance/exports/${path}`).set('x-access-token', admin).buffer(true).parse((r, cb) => {
+      let body = '';
+      r.on('data', (d: Buffer) => (body += d.toString('utf8')));
+      r.on('end', () => cb(null, body));
+    });
+  const unescapeCell = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
 
   it('reports every bad row with its row and field and writes nothing, in validate and in apply', async () => {
     const existing = await registerCustomer(t, dealid);
@@ -240,4 +257,126 @@ describe('CSV imports and exports', () => {
     expect(customer.deal).toMatchObject({ amountpaid: 330000, nextpaymentdate: '2026-02-11', status: 'UNLOCKED' });
     await expectLedgerConsistent(t);
   });
+
+  let mapped: ReturnType<typeof good>;
+
+  it('loads another platform\'s export through a mapping, without editing the file', async () => {
+    // headers as another PAYG platform writes them, in its own order, with a column this service has no use for
+    const header = 'Contract Start,Client Ref,Client Name,Mobile,Next Of Kin,Next Of Kin Phone,Handset IMEI,Token Account,Product,Down Payment,Total Collected,Region,Serial';
+    const r = (mapped = good());
+    const file = Buffer.from(`${header}\r\n${[r.startdate, r.externalid, r.fullname, r.telephone, r.guarantorname, r.guarantorcontact, r.imei, r.payg, r.dealid, r.depositpaid, r.amountpaid, 'Northern', r.serialnumber].join(',')}\r\n`);
+    const mapping = JSON.stringify({
+      'Contract Start': 'startdate', 'Client Ref': 'externalid', 'Client Name': 'fullname', Mobile: 'telephone', 'Next Of Kin': 'guarantorname', 'Next Of Kin Phone': 'guarantorcontact',
+      'Handset IMEI': 'imei', 'Token Account': 'payg', Product: 'dealid', 'Down Payment': 'depositpaid', 'Total Collected': 'amountpaid', Serial: 'serialnumber',
+    });
+    const unmapped = await upload(file, { kind: 'customers', mode: 'validate' });
+    expect(unmapped.status).toBe(400);
+    expect(unmapped.body.message).toMatch(/^The file has no column for externalid, .*\(a mapping can name them\)\.$/);
+
+    const checked = await upload(file, { kind: 'customers', mode: 'validate', mapping, source: 'other-platform' });
+    expect(checked.body).toMatchObject({ rows: 1, valid: 1, errors: [] });
+    const res = await upload(file, { kind: 'customers', mode: 'apply', mapping, source: 'other-platform' });
+    expect(res.status).toBe(202);
+    expect(await finished(res.body.importid)).toMatchObject({ status: 'DONE', applied: 1, source: 'other-platform' });
+    const [{ id }] = await t.db.query('SELECT id FROM customers WHERE payg = $1', [r.payg]);
+    const customer = (await t.http.get(`/finance/customers/${id}`).set('x-access-token', admin)).body;
+    expect(customer).toMatchObject({ fullname: r.fullname, telephone: r.telephone, imei: r.imei, serialnumber: r.serialnumber, guarantorname: r.guarantorname });
+    expect(customer.deal).toMatchObject({ status: 'LOCKED', startdate: '2025-08-15', nextpaymentdate: '2025-12-13', amountpaid: 240000 });
+
+    // a mapping naming an unknown field is refused before anything is read
+    const bad = await upload(file, { kind: 'customers', mode: 'validate', mapping: JSON.stringify({ Mobile: 'phone' }) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^mapping of "Mobile" must be one of externalid, /);
+  });
+
+  it('writes collections.csv and portfolio.csv with the figures of the JSON endpoints', async () => {
+    const collector = await t.token(Role.COLLECTOR);
+    expect((await t.http.post('/finance/collections/generate').set('x-access-token', collector).send({})).status).toBe(200);
+    const calls = (await t.http.get('/finance/collections/calls?limit=100').set('x-access-token', collector)).body;
+    expect(calls.total).toBeGreaterThan(0);
+    expect(calls.total).toBeLessThanOrEqual(100);
+
+    const collections = text(await download('collections.csv'));
+    expect(collections.split('\r\n')[0]).toBe('callid,customerid,fullname,telephone,payg,status,amountinarrears,daysoverdue,nextpaymentdate,assignedto,notes,promisedate,resolution,createdat,calledat,resolvedat');
+    const rows = parse(collections, { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(calls.total);
+    for (const call of calls.items) {
+      const row = rows.find((r) => Number(r.callid) === call.callid)!;
+      expect({
+        customerid: Number(row.customerid), fullname: row.fullname, telephone: unescapeCell(row.telephone), payg: row.payg, status: row.status,
+        amountinarrears: Number(row.amountinarrears), daysoverdue: Number(row.daysoverdue), nextpaymentdate: row.nextpaymentdate,
+      }).toEqual({
+        customerid: call.customerid, fullname: call.fullname, telephone: call.telephone, payg: call.payg, status: call.status,
+        amountinarrears: call.amountinarrears, daysoverdue: call.daysoverdue, nextpaymentdate: call.nextpaymentdate,
+      });
+    }
+
+    const report = (await t.http.get('/finance/reports/portfolio').set('x-access-token', admin)).body;
+    const portfolio = text(await download('portfolio.csv'));
+    expect(portfolio.split('\r\n')[0]).toBe('customerid,accountnumber,fullname,payg,dealid,dealname,status,startdate,totalamount,depositpaid,monthly,amountpaid,balance,overpaid,bonusdays,nextpaymentdate,daysoverdue,bucket,repossessedat');
+    const deals = parse(portfolio, { columns: true }) as Array<Record<string, string>>;
+    const active = deals.filter((d) => d.status === 'LOCKED' || d.status === 'UNLOCKED');
+    const sum = (list: typeof deals) => list.reduce((a, d) => a.plus(Money.of(d.balance)), Money.zero()).toNumber();
+    const countOf = (status: string) => deals.filter((d) => d.status === status).length;
+    expect({
+      activedeals: active.length,
+      outstandingbalance: sum(active),
+      par30balance: sum(active.filter((d) => Number(d.daysoverdue) > 30)),
+      bookbalance: sum(deals),
+      dealsbystatus: { LOCKED: countOf('LOCKED'), UNLOCKED: countOf('UNLOCKED'), PAID_OFF: countOf('PAID_OFF'), REPOSSESSED: countOf('REPOSSESSED') },
+    }).toEqual({ activedeals: report.activedeals, outstandingbalance: report.outstandingbalance, par30balance: report.par30balance, bookbalance: report.bookbalance, dealsbystatus: report.dealsbystatus });
+    // the customer the mapping brought in: 33 days past a paid-up date of 2025-12-13, in 31-60
+    const [{ id }] = await t.db.query('SELECT id FROM customers WHERE payg = $1', [mapped.payg]);
+    const customer = (await t.http.get(`/finance/customers/${id}`).set('x-access-token', admin)).body;
+    const line = deals.find((d) => Number(d.customerid) === id)!;
+    expect(line).toMatchObject({ accountnumber: customer.accountnumber, payg: mapped.payg, status: 'LOCKED', startdate: '2025-08-15', nextpaymentdate: '2025-12-13', daysoverdue: '33', bucket: '31-60' });
+    expect(Number(line.balance)).toBe(customer.deal.balance);
+  });
+
+  it('applies thousands of rows in chunks to exactly what the credit policy gives each row one by one', async () => {
+    const n = (LONG ? 10 : 1) * CHUNK_ROWS + 500;
+    const rows = Array.from({ length: n }, (_, i) => {
+      const start = new Date(Date.UTC(2024, 0, 1) + (i % 730) * 86_400_000).toISOString().slice(0, 10);
+      const paid = Math.min(600000, 60000 + 45000 * (i % 14) + (i % 3) * 1234.5); // the deposit alone, up to paid off, cents included
+      return { ...good(), externalid: `BATCH-${i}`, payg: `BAT-${i}`, fullname: i % 5 === 0 ? `=Formula ${i}` : `Batch ${i}`, serialnumber: i % 4 === 0 ? '' : `SN-B-${i}`, amountpaid: paid.toFixed(2), startdate: start };
+    });
+    const res = await upload(csv(rows.map(line)), { kind: 'customers', mode: 'apply', source: 'batch' });
+    expect(res.status).toBe(202);
+    expect(await finished(res.body.importid, LONG ? 3000 : 600)).toMatchObject({ status: 'DONE', rows: n, applied: n, progress: 100 });
+
+    const stored = await t.db.query(
+      `SELECT ir.row, ir.externalid, c.id, c.fullname, c.telephone, c.imei, c.payg, c.serialnumber, c.status AS customerstatus, a.id AS accountid, a.accountnumber,
+              cd.status, cd.startdate::text, cd.depositpaid::text, cd.amountpaid::text, cd.balance::text, cd.overpaid::text, cd.bonusdays, cd.nextpaymentdate::text,
+              (SELECT json_agg(json_build_array(p.type, p.amount::text, p.reference, p.narration, p.customer_deal_id = cd.id) ORDER BY p.id) FROM payments p WHERE p.customer_id = c.id) AS ledger,
+              (SELECT json_agg(json_build_array(k.action, k.nextpaymentdate::text, k.reason, k.imei, k.serialnumber, k.payg) ORDER BY k.id) FROM device_commands k WHERE k.customer_id = c.id) AS commands
+       FROM import_rows ir JOIN customers c ON c.id = ir.customer_id JOIN accounts a ON a.id = c.account_id JOIN customer_deals cd ON cd.customer_id = c.id
+       WHERE ir.import_id = $1 ORDER BY ir.row`,
+      [res.body.importid],
+    );
+    expect(stored).toHaveLength(n);
+    // one by one, rows were registered in the file's order: ids rise with the row
+    expect(stored.map((s: { id: number }) => s.id)).toEqual([...stored.map((s: { id: number }) => s.id)].sort((a, b) => a - b));
+    const deposit = Money.of('60000');
+    stored.forEach((s: Record<string, unknown>, i: number) => {
+      const r = rows[i];
+      const opening = Money.of(r.amountpaid).minus(deposit);
+      const state = deriveDealState({ totalamount: Money.of('600000'), monthly: Money.of('45000'), depositpaid: deposit, startdate: r.startdate }, [deposit, opening], 0, TODAY, false);
+      expect(s).toEqual({
+        row: i + 2, externalid: r.externalid, id: s.id, fullname: r.fullname, telephone: r.telephone, imei: r.imei, payg: r.payg, serialnumber: r.serialnumber || null,
+        customerstatus: 'PENDING', accountid: s.accountid, accountnumber: accountNumberFor(s.accountid as number),
+        status: state.status, startdate: r.startdate, depositpaid: '60000.00', amountpaid: state.amountpaid.toFixed(), balance: state.balance.toFixed(), overpaid: state.overpaid.toFixed(),
+        bonusdays: 0, nextpaymentdate: state.nextpaymentdate,
+        ledger: [
+          ['DEPOSIT', '60000.00', `DEPOSIT-${s.id}`, 'Deposit at registration', true],
+          ...(opening.isPositive() ? [['OPENING', opening.toFixed(), `IMPORT-${res.body.importid}-${r.externalid}`, 'Paid before the import', true]] : []),
+        ],
+        commands: [[state.status === 'PAID_OFF' ? 'RELEASE' : 'SYNC', state.nextpaymentdate, 'imported', r.imei, r.serialnumber || null, r.payg]],
+      });
+    });
+    expect(new Set(stored.map((s: { status: string }) => s.status))).toEqual(new Set(['LOCKED', 'UNLOCKED', 'PAID_OFF']));
+    // no REGISTERED messages: an import tells nobody unless notify=true
+    const [{ messages }] = await t.db.query(`SELECT count(*)::int AS messages FROM sms_messages m JOIN import_rows ir ON ir.customer_id = m.customer_id WHERE ir.import_id = $1`, [res.body.importid]);
+    expect(messages).toBe(0);
+    await expectLedgerConsistent(t);
+  }, LONG ? 600_000 : 120_000);
 });

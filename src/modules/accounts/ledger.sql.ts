@@ -4,7 +4,8 @@ import type { PaymentType } from './domain/payment-type.js';
  * The ledger SQL accounts (which owns the payments table) publishes for other modules' statements:
  * the one append, for the statement that must record a payment and change its deal in the same
  * round trip (contracts' recordPayment, docs/performance.md; LedgerRepository.append runs the same
- * text, and nothing else writes payments), and the per-deal totals ledger verification compares.
+ * text, LedgerRepository.appendMany its many-row form for imports, and nothing else writes
+ * payments), and the per-deal totals ledger verification compares.
  */
 
 export interface NewLedgerEntry {

@@ -10,4 +10,9 @@ export class AccountsService {
   open(em: EntityManager): Promise<{ accountid: number; accountnumber: string }> {
     return this.accounts.open(em);
   }
+
+  /** `n` accounts at once, inside an import's transaction. */
+  openMany(em: EntityManager, n: number): Promise<Array<{ accountid: number; accountnumber: string }>> {
+    return this.accounts.openMany(em, n);
+  }
 }

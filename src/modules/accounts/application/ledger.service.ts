@@ -51,6 +51,17 @@ export class LedgerService {
     return paymentView(row);
   }
 
+  /** record() for many payments in one round trip (an import), in the order given; a used reference is the same 409. */
+  async recordMany(
+    em: EntityManager,
+    entries: Array<{ customerId: number; customerDealId: number; amount: Money; reference: string; narration: string; type: PaymentType; createdBy: number | null }>,
+  ): Promise<void> {
+    const written = await this.ledger.appendMany(em, entries.map((e) => ({ ...e, amount: e.amount.toFixed() })));
+    if (written.length === entries.length) return;
+    const seen = new Set(written.map((w) => `${w.type}\0${w.reference}`));
+    throw referenceUsed(entries.find((e) => !seen.has(`${e.type}\0${e.reference}`))!.reference);
+  }
+
   async recent(customerId: number, limit: number): Promise<PaymentView[]> {
     return (await this.ledger.recent(customerId, limit)).map(paymentView);
   }

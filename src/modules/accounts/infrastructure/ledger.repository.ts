@@ -14,6 +14,22 @@ export class LedgerRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * Appends many rows in one statement, in the order given (ids ascending); a reference its source
+   * already used is left out, so the rows answered are the ones written.
+   */
+  async appendMany(em: EntityManager, entries: NewLedgerEntry[]): Promise<Array<Pick<LedgerRow, 'id' | 'reference' | 'type'>>> {
+    if (entries.length === 0) return [];
+    const column = <K extends keyof NewLedgerEntry>(key: K) => entries.map((e) => e[key]);
+    return (await em.query(
+      `INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type, created_by)
+       SELECT c, d, a, r, n, t, b FROM unnest($1::int[], $2::int[], $3::numeric[], $4::text[], $5::text[], $6::text[], $7::int[]) WITH ORDINALITY AS u(c, d, a, r, n, t, b, i) ORDER BY i
+       ON CONFLICT (type, reference) DO NOTHING
+       RETURNING id, reference, type`,
+      [column('customerId'), column('customerDealId'), column('amount'), column('reference'), column('narration'), column('type'), column('createdBy')],
+    )) as Array<Pick<LedgerRow, 'id' | 'reference' | 'type'>>;
+  }
+
   recent(customerId: number, limit: number): Promise<LedgerRow[]> {
     return this.dataSource.query(
       `SELECT id, customer_id, amount, reference, narration, type, created_at

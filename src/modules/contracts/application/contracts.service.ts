@@ -22,7 +22,7 @@ import {
   tempUnlockLimit,
 } from '../domain/contract-errors.js';
 import { applyPayment, DealState, DealStatus, deriveDealState, stateFromAmountPaid } from '../domain/credit-policy.js';
-import { ContractsRepository, DealStateUpdate, UnlockedDealDue } from '../infrastructure/contracts.repository.js';
+import { ContractsRepository, DealStateUpdate, NewContract, UnlockedDealDue } from '../infrastructure/contracts.repository.js';
 import { contractView, CustomerDealView, stateOf, termsOf } from './contract-view.js';
 import { DealChange, DealEvents } from './deal-events.js';
 
@@ -49,8 +49,16 @@ export interface OpenContractInput {
   deal: { dealid: number; dealname: string; totalamount: Money; monthly: Money };
   deposit: Money;
   createdBy: number;
-  /** A contract brought in by an import (DESIGN part 12): it keeps its start date and what was paid before. */
-  migrated?: { startdate: string; amountpaid: Money; openingReference: string; serialnumber: string | null };
+}
+
+/** A contract brought in by an import (DESIGN part 12): it keeps its start date and what was paid before. */
+export interface MigratedContractInput extends OpenContractInput {
+  startdate: string;
+  /** what was paid before the import, the deposit included */
+  amountpaid: Money;
+  /** the reference of the OPENING ledger row */
+  openingReference: string;
+  serialnumber: string | null;
 }
 
 /** A customer's deal row locked for the current transaction (LOCK_CONTRACT_OF), to hand to credit(). */
@@ -58,6 +66,24 @@ export type LockedContract = ContractRow;
 
 function stateUpdate(after: DealState, bonusdays: number): DealStateUpdate {
   return { status: after.status, amountpaid: after.amountpaid.toFixed(), balance: after.balance.toFixed(), overpaid: after.overpaid.toFixed(), bonusdays, nextpaymentdate: after.nextpaymentdate };
+}
+
+function newContract(input: OpenContractInput, startdate: string, state: DealState): NewContract {
+  return {
+    customerId: input.customerId,
+    imei: input.imei,
+    dealId: input.deal.dealid,
+    dealname: input.deal.dealname,
+    totalamount: input.deal.totalamount.toFixed(),
+    monthly: input.deal.monthly.toFixed(),
+    depositpaid: input.deposit.toFixed(),
+    startdate,
+    ...stateUpdate(state, 0),
+  };
+}
+
+function depositEntry(input: OpenContractInput, customerDealId: number) {
+  return { customerId: input.customerId, customerDealId, amount: input.deposit, reference: `DEPOSIT-${input.customerId}`, narration: 'Deposit at registration', type: PaymentType.DEPOSIT, createdBy: input.createdBy };
 }
 
 function deviceOf(row: ContractRow): DeviceRef {
@@ -96,47 +122,57 @@ export class ContractsService {
    */
   async open(em: EntityManager, input: OpenContractInput): Promise<number> {
     const today = this.businessClock.today();
-    const migrated = input.migrated;
-    const startdate = migrated?.startdate ?? today;
-    const terms = { totalamount: input.deal.totalamount, monthly: input.deal.monthly, depositpaid: input.deposit, startdate };
-    const opening = migrated ? migrated.amountpaid.minus(input.deposit) : Money.zero();
-    const state = deriveDealState(terms, [input.deposit, opening], 0, today, false);
-    const customerDealId = await this.contracts.insert(em, {
-      customerId: input.customerId,
-      imei: input.imei,
-      dealId: input.deal.dealid,
-      dealname: input.deal.dealname,
-      totalamount: terms.totalamount.toFixed(),
-      monthly: terms.monthly.toFixed(),
-      depositpaid: input.deposit.toFixed(),
-      startdate,
-      ...stateUpdate(state, 0),
-    });
-    await this.ledger.record(em, {
-      customerId: input.customerId,
-      customerDealId,
-      amount: input.deposit,
-      reference: `DEPOSIT-${input.customerId}`,
-      narration: 'Deposit at registration',
-      type: PaymentType.DEPOSIT,
-      createdBy: input.createdBy,
-    });
-    const device = { customerId: input.customerId, imei: input.imei, serialnumber: migrated?.serialnumber ?? null, payg: input.payg };
-    if (migrated) {
-      // what was paid before the import: one OPENING row, under the import's own reference
-      if (opening.isPositive()) {
-        await this.ledger.record(em, { customerId: input.customerId, customerDealId, amount: opening, reference: migrated.openingReference, narration: 'Paid before the import', type: PaymentType.OPENING, createdBy: input.createdBy });
-      }
-      // the device is told the state the book implies (a SYNC would arm a paid-off device's lock again)
-      const action = state.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC;
-      await this.commands.enqueue(em, { device, action, nextpaymentdate: state.nextpaymentdate, reason: 'imported', createdBy: input.createdBy });
-    } else if (state.status === DealStatus.PAID_OFF) {
+    const terms = { totalamount: input.deal.totalamount, monthly: input.deal.monthly, depositpaid: input.deposit, startdate: today };
+    const state = deriveDealState(terms, [input.deposit], 0, today, false);
+    const customerDealId = await this.contracts.insert(em, newContract(input, today, state));
+    await this.ledger.record(em, depositEntry(input, customerDealId));
+    if (state.status === DealStatus.PAID_OFF) {
       // a deposit of the whole price is a cash sale: the device is released at once
+      const device = { customerId: input.customerId, imei: input.imei, serialnumber: null, payg: input.payg };
       await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
     }
     // payments that arrived under this PAYG code before the customer existed are applied now
     await this.events.dealOpened(em, { customerId: input.customerId, payg: input.payg });
     return customerDealId;
+  }
+
+  /**
+   * Opens the contracts of an import's customers (DESIGN part 12), many a statement, in the import's
+   * transaction: each keeps its start date, the credit policy (the same function as open()) sets its
+   * state as of today from the deposit and what was paid before, that is one OPENING ledger row after
+   * the deposit, and the device is told the state the book implies (a SYNC, or a RELEASE when paid
+   * off: a SYNC would arm a paid-off device's lock again). Five round trips for any number of rows.
+   */
+  async openMigrated(em: EntityManager, inputs: MigratedContractInput[], options: { notify: boolean }): Promise<void> {
+    if (inputs.length === 0) return;
+    const today = this.businessClock.today();
+    const opened = inputs.map((input) => {
+      const terms = { totalamount: input.deal.totalamount, monthly: input.deal.monthly, depositpaid: input.deposit, startdate: input.startdate };
+      const opening = input.amountpaid.minus(input.deposit);
+      return { input, opening, state: deriveDealState(terms, [input.deposit, opening], 0, today, false) };
+    });
+    const ids = await this.contracts.insertMany(em, opened.map(({ input, state }) => newContract(input, input.startdate, state)));
+    // per customer the deposit, then what was paid before: the ledger's order of the one-by-one registration
+    await this.ledger.recordMany(
+      em,
+      opened.flatMap(({ input, opening }, i) => [
+        depositEntry(input, ids[i]),
+        ...(opening.isPositive()
+          ? [{ customerId: input.customerId, customerDealId: ids[i], amount: opening, reference: input.openingReference, narration: 'Paid before the import', type: PaymentType.OPENING, createdBy: input.createdBy }]
+          : []),
+      ]),
+    );
+    await this.commands.enqueueMany(
+      em,
+      opened.map(({ input, state }) => ({
+        device: { customerId: input.customerId, imei: input.imei, serialnumber: input.serialnumber, payg: input.payg },
+        action: state.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC,
+        nextpaymentdate: state.nextpaymentdate,
+        reason: 'imported',
+        createdBy: input.createdBy,
+      })),
+    );
+    await this.events.dealsOpened(em, inputs.map((input) => ({ customerId: input.customerId, payg: input.payg })), options);
   }
 
   /** For messages: unlocked deals whose paid-up date lies in (after, until] (reminders). */

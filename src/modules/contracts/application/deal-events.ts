@@ -21,7 +21,8 @@ export interface DealOpened {
   payg: string;
 }
 
-export type DealOpenedListener = (em: EntityManager, opened: DealOpened) => Promise<void>;
+/** `notify`: whether the customers are told (a registration always; an import only when asked, DESIGN part 12). */
+export type DealOpenedListener = (em: EntityManager, opened: DealOpened[], options: { notify: boolean }) => Promise<void>;
 
 /**
  * Lets modules above customers react to a deal's change inside the same transaction (collections
@@ -36,13 +37,20 @@ export class DealEvents {
     this.listeners.push(listener);
   }
 
-  /** Payments applies what was paid under the new PAYG code before the customer existed. */
+  /**
+   * Payments applies what was paid under the new PAYG codes before the customers existed; messages
+   * welcomes them. Listeners get the deals of one registration, or of an import's chunk, at once.
+   */
   subscribeOpened(listener: DealOpenedListener): void {
     this.openedListeners.push(listener);
   }
 
   async dealOpened(em: EntityManager, opened: DealOpened): Promise<void> {
-    for (const listener of this.openedListeners) await listener(em, opened);
+    await this.dealsOpened(em, [opened], { notify: true });
+  }
+
+  async dealsOpened(em: EntityManager, opened: DealOpened[], options: { notify: boolean }): Promise<void> {
+    for (const listener of this.openedListeners) await listener(em, opened, options);
   }
 
   async dealChanged(em: EntityManager, change: DealChange): Promise<void> {

@@ -80,6 +80,21 @@ export class ContractsRepository {
     return rows[0].id;
   }
 
+  /** Many contracts in one statement (an import): the id of each, in the order given. */
+  async insertMany(em: EntityManager, deals: NewContract[]): Promise<number[]> {
+    if (deals.length === 0) return [];
+    const column = <K extends keyof NewContract>(key: K) => deals.map((d) => d[key]);
+    const rows = (await em.query(
+      `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::int[], $12::date[], $13::date[], $14::text[])
+       RETURNING id, customer_id`,
+      [column('customerId'), column('dealId'), column('dealname'), column('status'), column('totalamount'), column('monthly'), column('depositpaid'), column('amountpaid'),
+        column('balance'), column('overpaid'), column('bonusdays'), column('startdate'), column('nextpaymentdate'), column('imei')],
+    )) as Array<{ id: number; customer_id: number }>;
+    const ids = new Map(rows.map((r) => [r.customer_id, r.id]));
+    return deals.map((d) => ids.get(d.customerId)!);
+  }
+
   /** The customer's deal, locked until the transaction ends: every change of money or status goes through here. */
   async lockByCustomerId(customerId: number, em: EntityManager): Promise<ContractRow | null> {
     const rows = await preparedQuery<ContractRow>(em, ContractsRepository.LOCK, [customerId]);

@@ -9,7 +9,7 @@ import { normaliseImei } from '../../../common/identifiers/imei.js';
 import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { AccountsService } from '../../accounts/application/accounts.service.js';
-import { ContractsService, OpenContractInput } from '../../contracts/application/contracts.service.js';
+import { ContractsService } from '../../contracts/application/contracts.service.js';
 import { DealEvents } from '../../contracts/application/deal-events.js';
 import { DealStatus } from '../../contracts/domain/credit-policy.js';
 import { DealsService } from '../../deals/application/deals.service.js';
@@ -22,6 +22,15 @@ import { AccountView, accountView, CustomerView, customerView } from './customer
 export interface RegistrationInput extends CustomerIdentity {
   dealid: number;
   deposit: number;
+}
+
+/** One customer of an import, checked by the import already (DESIGN part 12). */
+export interface ImportedCustomerInput extends Omit<RegistrationInput, 'deposit'> {
+  serialnumber: string | null;
+  depositpaid: Money;
+  amountpaid: Money;
+  startdate: string;
+  openingReference: string;
 }
 
 @Injectable()
@@ -57,18 +66,53 @@ export class CustomersService implements OnModuleInit {
   }
 
   /**
-   * Registers a customer brought in by an import (DESIGN part 12), inside the import's transaction:
-   * as register(), but the contract keeps its `startdate`, what was paid before beyond the deposit is
-   * one OPENING ledger row under `openingReference`, the credit policy sets the state as of today, and
-   * the device is told its state. Identifier clashes are the same 409s.
+   * Registers an import's customers (DESIGN part 12) inside the import's transaction, many a
+   * statement: as register() for each, with the same deal checks, but each contract keeps its
+   * `startdate`, what was paid before beyond the deposit is one OPENING ledger row under its
+   * `openingReference`, the credit policy sets the state as of today, and the device is told its
+   * state (ContractsService.openMigrated). Identifier clashes are the same 409s. About ten round
+   * trips for any number of rows; the ids answered in the order of `rows`.
    */
-  registerImported(
-    em: EntityManager,
-    typed: Omit<RegistrationInput, 'deposit'> & { serialnumber: string | null; depositpaid: Money; amountpaid: Money; startdate: string; openingReference: string },
-    actor: AuthUser,
-  ): Promise<number> {
-    const { depositpaid, amountpaid, startdate, openingReference, serialnumber, ...person } = typed;
-    return this.registerIn(em, { ...person, deposit: depositpaid }, actor, { startdate, amountpaid, openingReference, serialnumber });
+  async registerImported(em: EntityManager, rows: ImportedCustomerInput[], actor: AuthUser, options: { notify: boolean }): Promise<number[]> {
+    if (rows.length === 0) return [];
+    // the import has read every telephone into E.164 already (the same normaliseTelephone as telephonesOf)
+    const inputs = rows;
+    const deals = new Map<number, Awaited<ReturnType<DealsService['activeDealForRegistration']>>>();
+    for (const dealid of new Set(inputs.map((r) => r.dealid))) deals.set(dealid, await this.deals.activeDealForRegistration(dealid, em));
+    for (const r of inputs) checkRegistrationDeposit(deals.get(r.dealid)!.terms, r.depositpaid);
+    try {
+      const userIds = await this.users.createCustomerIdentities(inputs.map((r) => r.telephone), em);
+      const accounts = await this.accounts.openMany(em, inputs.length);
+      const customerIds = await this.customers.insertCustomers(
+        em,
+        inputs.map((r, i) => ({ ...r, userId: userIds[i], accountId: accounts[i].accountid, createdBy: actor.id })),
+      );
+      await this.contracts.openMigrated(
+        em,
+        inputs.map((r, i) => {
+          const deal = deals.get(r.dealid)!;
+          return {
+            customerId: customerIds[i],
+            imei: r.imei,
+            payg: r.payg,
+            deal: { dealid: deal.dealid, dealname: deal.dealname, ...deal.terms },
+            deposit: r.depositpaid,
+            createdBy: actor.id,
+            startdate: r.startdate,
+            amountpaid: r.amountpaid,
+            openingReference: r.openingReference,
+            serialnumber: r.serialnumber,
+          };
+        }),
+        options,
+      );
+      return customerIds;
+    } catch (error) {
+      // which row ran into the key: PostgreSQL names its value in the detail, "Key (…)=(value) already exists."
+      const value = /=\((.*)\) already exists/.exec((error as { detail?: string }).detail ?? '')?.[1]?.toLowerCase();
+      const row = inputs.find((r) => [r.telephone, r.imei, r.payg].some((v) => v.toLowerCase() === value)) ?? inputs[0];
+      throw duplicateRegistration(uniqueConstraintOf(error), row) ?? error;
+    }
   }
 
   /**
@@ -78,7 +122,7 @@ export class CustomersService implements OnModuleInit {
    * telephone, PAYG code (any letter case) and the IMEI of a deal still being paid decide between
    * concurrent registrations of the same phone.
    */
-  private async registerIn(em: EntityManager, typed: Omit<RegistrationInput, 'deposit'> & { deposit: Money }, actor: AuthUser, migrated?: OpenContractInput['migrated']): Promise<number> {
+  private async registerIn(em: EntityManager, typed: Omit<RegistrationInput, 'deposit'> & { deposit: Money }, actor: AuthUser): Promise<number> {
     const input = telephonesOf(typed, this.config.defaultCountry);
     try {
       const deal = await this.deals.activeDealForRegistration(input.dealid, em);
@@ -96,9 +140,8 @@ export class CustomersService implements OnModuleInit {
         payg: input.payg,
         createdBy: actor.id,
       });
-      if (migrated?.serialnumber) await this.customers.setDevice(customerId, input.payg, migrated.serialnumber, em);
       const terms = { dealid: deal.dealid, dealname: deal.dealname, ...deal.terms };
-      await this.contracts.open(em, { customerId, imei: input.imei, payg: input.payg, deal: terms, deposit: input.deposit, createdBy: actor.id, migrated });
+      await this.contracts.open(em, { customerId, imei: input.imei, payg: input.payg, deal: terms, deposit: input.deposit, createdBy: actor.id });
       return customerId;
     } catch (error) {
       throw duplicateRegistration(uniqueConstraintOf(error), input) ?? error;

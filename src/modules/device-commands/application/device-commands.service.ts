@@ -49,6 +49,11 @@ export class DeviceCommandsService {
     return commandView(await this.commands.insert(em, command));
   }
 
+  /** enqueue() for many devices in one round trip (an import). */
+  enqueueMany(em: EntityManager, commands: NewCommand[]): Promise<void> {
+    return this.commands.insertMany(em, commands);
+  }
+
   /** A new temporary unlock settles earlier ones: only the newest one's end restores the device. */
   async enqueueTempUnlock(em: EntityManager, command: NewCommand): Promise<CommandView> {
     await this.commands.settleTempUnlocks(em, command.device.customerId);

@@ -37,6 +37,29 @@ export class DeviceCommandsRepository {
     return rows[0];
   }
 
+  /** Many commands in one statement (an import), written in the order given (ids ascending). */
+  async insertMany(em: EntityManager, commands: NewCommand[]): Promise<void> {
+    if (commands.length === 0) return;
+    await em.query(
+      `INSERT INTO device_commands (customer_id, imei, serialnumber, payg, action, nextpaymentdate, unlockuntil, unlock_hours, reason, created_by)
+       SELECT c, i, s, p, a, n, u, h, r, b
+       FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::timestamptz[], $8::int[], $9::text[], $10::int[]) WITH ORDINALITY AS t(c, i, s, p, a, n, u, h, r, b, o)
+       ORDER BY o`,
+      [
+        commands.map((c) => c.device.customerId),
+        commands.map((c) => c.device.imei),
+        commands.map((c) => c.device.serialnumber),
+        commands.map((c) => c.device.payg),
+        commands.map((c) => c.action),
+        commands.map((c) => c.nextpaymentdate),
+        commands.map((c) => c.unlockuntil ?? null),
+        commands.map((c) => c.unlockHours ?? null),
+        commands.map((c) => c.reason),
+        commands.map((c) => c.createdBy),
+      ],
+    );
+  }
+
   /**
    * The head command of each device that is due, locked for this worker; rows another worker holds
    * are skipped, and a device whose earlier command is still pending (held, or backing off) waits,

@@ -15,8 +15,10 @@ import { ImportValidator, Validated } from './import-validator.js';
 /** A file that kills its instance every time it is applied stops being retried after this many starts. */
 export const MAX_ATTEMPTS = 3;
 const POLL_MS = 2000;
-const PROGRESS_EVERY = 250;
-const ROWS_PER_INSERT = 1000;
+/** Customers written per round of many-row statements (and per progress update). */
+export const CHUNK_ROWS = 2000;
+/** Payments credited (one by one) between progress updates. */
+const PAYMENTS_PER_PROGRESS = 250;
 
 /**
  * Works through stored apply jobs, one at a time per instance and one at a time across instances.
@@ -114,27 +116,37 @@ export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return { ...outcome, status: ImportStatus.DONE, applied, message: null };
   }
 
+  /**
+   * Customers go in chunks of CHUNK_ROWS, each a handful of many-row statements (customers, their
+   * contracts, ledger rows, device commands and this import's row records), all in the one
+   * transaction; payments one by one through the credit policy (each locks and changes its deal).
+   * Progress is written after each chunk, beside the transaction.
+   */
   private async applyRows(em: EntityManager, record: ImportRecordRow, checked: Validated, progress: (n: number) => Promise<void>): Promise<number> {
     const actor = { id: record.created_by ?? 1, username: 'import', role: Role.ADMIN };
-    let results: Array<{ externalid: string; row: number; customerId: number | null; paymentId: string | null }> = [];
     let applied = 0;
-    const step = async (result: (typeof results)[number]) => {
-      results.push(result);
-      if (++applied % ROWS_PER_INSERT === 0) {
-        await this.imports.insertRows(em, record.id, record.source, record.kind, results);
-        results = [];
+    for (let from = 0; from < checked.customers.length; from += CHUNK_ROWS) {
+      const chunk = checked.customers.slice(from, from + CHUNK_ROWS);
+      const ids = await this.customers.registerImported(
+        em,
+        chunk.map((r) => ({ ...r, openingReference: `IMPORT-${record.id}-${r.externalid}` })),
+        actor,
+        { notify: record.notify },
+      );
+      await this.imports.insertRows(em, record.id, record.source, record.kind, chunk.map((r, i) => ({ externalid: r.externalid, row: r.row, customerId: ids[i], paymentId: null })));
+      applied += chunk.length;
+      await progress(applied + checked.skipped);
+    }
+    for (let from = 0; from < checked.payments.length; from += PAYMENTS_PER_PROGRESS) {
+      const results = [];
+      for (const r of checked.payments.slice(from, from + PAYMENTS_PER_PROGRESS)) {
+        const credited = await this.contracts.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id });
+        results.push({ externalid: r.externalid, row: r.row, customerId: r.customerid, paymentId: String(credited.payment.paymentid) });
       }
-      if (applied % PROGRESS_EVERY === 0) await progress(applied + checked.skipped);
-    };
-    for (const r of checked.customers) {
-      const customerId = await this.customers.registerImported(em, { ...r, openingReference: `IMPORT-${record.id}-${r.externalid}` }, actor);
-      await step({ externalid: r.externalid, row: r.row, customerId, paymentId: null });
+      await this.imports.insertRows(em, record.id, record.source, record.kind, results);
+      applied += results.length;
+      await progress(applied + checked.skipped);
     }
-    for (const r of checked.payments) {
-      const credited = await this.contracts.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id });
-      await step({ externalid: r.externalid, row: r.row, customerId: r.customerid, paymentId: String(credited.payment.paymentid) });
-    }
-    await this.imports.insertRows(em, record.id, record.source, record.kind, results);
     return applied;
   }
 }

@@ -18,16 +18,24 @@ export function readCsv(content: Buffer): CsvFile {
   }
   if (content.includes(0)) throw invalid('IMPORT_ENCODING', 'The file holds NUL bytes: it is not a UTF-8 CSV text file.');
   const text = new TextDecoder('utf-8').decode(content);
-  let records: string[][];
+  let header: string[] | undefined;
+  const records: CsvFile['records'] = [];
+  let index = 0;
   try {
-    records = parse(text, { relax_column_count: true, skip_empty_lines: false }) as string[][];
+    // one pass, each record kept once with its row number (no intermediate arrays: a 100,000-row file stays small)
+    parse(text, {
+      relax_column_count: true,
+      skip_empty_lines: false,
+      on_record: (cells: string[]) => {
+        const row = ++index;
+        if (header === undefined) header = cells;
+        else if (cells.some((c) => c.trim() !== '')) records.push({ row, cells });
+        return null;
+      },
+    });
   } catch (error) {
     throw invalid('IMPORT_NOT_CSV', `The file is not valid CSV: ${(error as Error).message}`);
   }
-  if (records.length === 0 || records[0].every((h) => h.trim() === '')) throw invalid('IMPORT_EMPTY', 'The file is empty: it needs a header row naming its columns.');
-  const [header, ...data] = records;
-  return {
-    header,
-    records: data.map((cells, i) => ({ row: i + 2, cells })).filter((r) => r.cells.some((c) => c.trim() !== '')),
-  };
+  if (header === undefined || header.every((h) => h.trim() === '')) throw invalid('IMPORT_EMPTY', 'The file is empty: it needs a header row naming its columns.');
+  return { header, records };
 }

@@ -99,7 +99,10 @@ export class MessagesService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.dealEvents.subscribeOpened((em, opened) => this.onRegistered(em, opened));
+    this.dealEvents.subscribeOpened(async (em, opened, { notify }) => {
+      if (!notify) return;
+      for (const one of opened) await this.onRegistered(em, one);
+    });
     this.dealEvents.subscribe((em, change) => this.onDealChanged(em, change));
   }
 

@@ -128,7 +128,17 @@ export class MobileMoneyRepository {
     );
   }
 
-  /** Notifications waiting for an operator: UNMATCHED (no customer has the tag) and HELD (crediting failed), newest first. */
+  /** Of these tags, the ones (as given) under which an UNMATCHED notification waits, any letter case. */
+  async unmatchedTags(em: EntityManager, tags: string[]): Promise<string[]> {
+    const rows = (await em.query(
+      `SELECT t.tag FROM unnest($1::text[]) AS t(tag)
+       WHERE EXISTS (SELECT 1 FROM mobile_money_transactions m WHERE m.status = 'UNMATCHED' AND lower(m.tag) = lower(t.tag))`,
+      [tags],
+    )) as Array<{ tag: string }>;
+    return rows.map((r) => r.tag);
+  }
+
+    /** Notifications waiting for an operator: UNMATCHED (no customer has the tag) and HELD (crediting failed), newest first. */
   async listUnmatched(page: number, limit: number): Promise<{ rows: NotificationRow[]; total: number }> {
     const rows = (await this.dataSource.query(
       `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM mobile_money_transactions WHERE status IN ('UNMATCHED', 'HELD')

@@ -70,6 +70,11 @@ export class UsersService {
     return user.id;
   }
 
+  /** createCustomerIdentity for many customers at once (an import), ids in the order of `telephones`. */
+  createCustomerIdentities(telephones: string[], em: EntityManager): Promise<number[]> {
+    return this.users.insertCustomers(telephones.map((t) => ({ username: t, usernameCanonical: canonicalUsername(t) })), em);
+  }
+
   async list(query: PageQuery): Promise<Page<UserView>> {
     const [rows, total] = await this.users.list(query.page, query.limit);
     return { items: rows.map(UsersService.view), total, page: query.page, limit: query.limit };

@@ -39,6 +39,22 @@ export class UsersRepository {
     return repo.save(repo.create({ ...user, active: true }));
   }
 
+  /**
+   * Customers' identities (no password), many a statement, in one round trip: the ids in the order
+   * of `users`. A canonical username taken already is a unique violation (23505) for the caller to map.
+   */
+  async insertCustomers(users: Array<{ username: string; usernameCanonical: string }>, em: EntityManager): Promise<number[]> {
+    if (users.length === 0) return [];
+    const rows = (await em.query(
+      `INSERT INTO users (username, username_canonical, password_hash, role, active)
+       SELECT u, c, NULL, 'CUSTOMER', true FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(u, c, i) ORDER BY i
+       RETURNING id, username_canonical`,
+      [users.map((u) => u.username), users.map((u) => u.usernameCanonical)],
+    )) as Array<{ id: number; username_canonical: string }>;
+    const ids = new Map(rows.map((r) => [r.username_canonical, r.id]));
+    return users.map((u) => ids.get(u.usernameCanonical)!);
+  }
+
   /** Creates the first administrator only while no staff user exists; true when this call created it. */
   async insertFirstAdmin(username: string, usernameCanonical: string, passwordHash: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
