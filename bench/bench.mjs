@@ -82,7 +82,7 @@ async function seed(url, n) {
 }
 
 function startProcess(cmd, args, env) {
-  const proc = spawn(cmd, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(cmd, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (d) => (err = (err + d).slice(-5000)));
   return { proc, err: () => err, stop: () => new Promise((r) => { if (proc.exitCode !== null || proc.signalCode !== null) return r(); proc.once('exit', r); proc.kill('SIGTERM'); }) };

@@ -1,5 +1,5 @@
 import { luhnCheckDigit } from '../src/common/identifiers/imei.js';
-import { CHUNK_ROWS } from '../src/modules/imports/application/import-runner.js';
+import { CHUNK_ROWS } from '../src/modules/imports/application/import-validator.js';
 import { expectMoneyConsistent, waitUntil, withClient } from './support/faults.js';
 import { api, Instance, signIn, startInstance } from './support/instances.js';
 import { ADMIN, createTestDatabase, dropTestDatabase } from './support/test-app.js';

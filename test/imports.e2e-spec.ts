@@ -3,7 +3,7 @@ import { Role } from '../src/common/auth/role.js';
 import { Money } from '../src/common/money/money.js';
 import { accountNumberFor } from '../src/modules/accounts/domain/account-number.js';
 import { deriveDealState } from '../src/modules/contracts/domain/credit-policy.js';
-import { CHUNK_ROWS } from '../src/modules/imports/application/import-runner.js';
+import { CHUNK_ROWS } from '../src/modules/imports/application/import-validator.js';
 import { createDeal, registerCustomer, uniqueImei, uniqueTelephone } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 import { startTestApp, TestApp } from './support/test-app.js';

@@ -7,18 +7,13 @@ import { isDatabaseUnavailable } from '../../../common/errors/http-error.js';
 import { PaymentType } from '../../accounts/domain/payment-type.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import { ContractsService } from '../../contracts/application/contracts.service.js';
-import { readCsv } from '../domain/csv-file.js';
 import { ImportStatus } from '../domain/import-file.js';
 import { ImportOutcome, ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
-import { ImportValidator, Validated } from './import-validator.js';
+import { CheckedChunk, ImportValidator } from './import-validator.js';
 
 /** A file that kills its instance every time it is applied stops being retried after this many starts. */
 export const MAX_ATTEMPTS = 3;
 const POLL_MS = 2000;
-/** Customers written per round of many-row statements (and per progress update). */
-export const CHUNK_ROWS = 2000;
-/** Payments credited (one by one) between progress updates. */
-const PAYMENTS_PER_PROGRESS = 250;
 
 /**
  * Works through stored apply jobs, one at a time per instance and one at a time across instances.
@@ -107,46 +102,43 @@ export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async apply(em: EntityManager, record: ImportRecordRow, content: Buffer): Promise<ImportOutcome> {
-    const checked = await this.validator.validate(readCsv(content), record.kind, record.source, record.mapping, em);
+    const checked = await this.validator.validate(content, record.kind, record.source, record.mapping, em);
     const counts = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped };
     const outcome = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped, errorcount: checked.errors.length, errors: checked.errors };
     if (checked.errors.length > 0) return { ...outcome, status: ImportStatus.FAILED, applied: 0, message: 'Nothing was applied: correct the rows listed and upload the file again.' };
     await this.imports.progress(record.id, ImportStatus.APPLYING, 0, counts);
-    const applied = await this.applyRows(em, record, checked, (n) => this.imports.progress(record.id, ImportStatus.APPLYING, n));
+    let applied = 0;
+    let processed = 0;
+    await this.validator.validate(content, record.kind, record.source, record.mapping, em, async (chunk) => {
+      applied += await this.applyChunk(em, record, chunk);
+      processed += chunk.customers.length + chunk.payments.length + chunk.skipped;
+      await this.imports.progress(record.id, ImportStatus.APPLYING, processed);
+    });
     return { ...outcome, status: ImportStatus.DONE, applied, message: null };
   }
 
   /**
-   * Customers go in chunks of CHUNK_ROWS, each a handful of many-row statements (customers, their
-   * contracts, ledger rows, device commands and this import's row records), all in the one
-   * transaction; payments one by one through the credit policy (each locks and changes its deal).
-   * Progress is written after each chunk, beside the transaction.
+   * One checked chunk: customers in a handful of many-row statements (customers, their contracts,
+   * ledger rows, device commands and this import's row records); payments one by one through the
+   * credit policy (each locks and changes its deal). All in the import's one transaction.
    */
-  private async applyRows(em: EntityManager, record: ImportRecordRow, checked: Validated, progress: (n: number) => Promise<void>): Promise<number> {
+  private async applyChunk(em: EntityManager, record: ImportRecordRow, chunk: CheckedChunk): Promise<number> {
     const actor = { id: record.created_by ?? 1, username: 'import', role: Role.ADMIN };
-    let applied = 0;
-    for (let from = 0; from < checked.customers.length; from += CHUNK_ROWS) {
-      const chunk = checked.customers.slice(from, from + CHUNK_ROWS);
+    if (chunk.customers.length > 0) {
       const ids = await this.customers.registerImported(
         em,
-        chunk.map((r) => ({ ...r, openingReference: `IMPORT-${record.id}-${r.externalid}` })),
+        chunk.customers.map((r) => ({ ...r, openingReference: `IMPORT-${record.id}-${r.externalid}` })),
         actor,
         { notify: record.notify },
       );
-      await this.imports.insertRows(em, record.id, record.source, record.kind, chunk.map((r, i) => ({ externalid: r.externalid, row: r.row, customerId: ids[i], paymentId: null })));
-      applied += chunk.length;
-      await progress(applied + checked.skipped);
+      await this.imports.insertRows(em, record.id, record.source, record.kind, chunk.customers.map((r, i) => ({ externalid: r.externalid, row: r.row, customerId: ids[i], paymentId: null })));
     }
-    for (let from = 0; from < checked.payments.length; from += PAYMENTS_PER_PROGRESS) {
-      const results = [];
-      for (const r of checked.payments.slice(from, from + PAYMENTS_PER_PROGRESS)) {
-        const credited = await this.contracts.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id });
-        results.push({ externalid: r.externalid, row: r.row, customerId: r.customerid, paymentId: String(credited.payment.paymentid) });
-      }
-      await this.imports.insertRows(em, record.id, record.source, record.kind, results);
-      applied += results.length;
-      await progress(applied + checked.skipped);
+    const results = [];
+    for (const r of chunk.payments) {
+      const credited = await this.contracts.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id });
+      results.push({ externalid: r.externalid, row: r.row, customerId: r.customerid, paymentId: String(credited.payment.paymentid) });
     }
-    return applied;
+    await this.imports.insertRows(em, record.id, record.source, record.kind, results);
+    return chunk.customers.length + chunk.payments.length;
   }
 }

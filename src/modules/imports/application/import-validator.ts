@@ -9,7 +9,7 @@ import { BusinessClock } from '../../../common/time/business-clock.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import { DealsService } from '../../deals/application/deals.service.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
-import { CsvFile } from '../domain/csv-file.js';
+import { readCsv } from '../domain/csv-file.js';
 import { columnsOf, CustomerRow, ImportKind, PaymentRow, readCustomerRow, readPaymentRow, RowError, UniqueInFile } from '../domain/import-file.js';
 import { ImportsRepository } from '../infrastructure/imports.repository.js';
 
@@ -18,9 +18,37 @@ export interface Validated {
   valid: number;
   skipped: number;
   errors: RowError[];
+}
+
+/** The rows of one chunk that passed every check, in file order, to be applied. */
+export interface CheckedChunk {
   customers: CustomerRow[];
   payments: PaymentRow[];
+  /** rows of the chunk this source brought in before */
+  skipped: number;
 }
+
+/** Rows read, checked against the book and (when applying) written per chunk. */
+export const CHUNK_ROWS = 2000;
+
+/** What must be unique within one file, and the deals read so far: kept across the chunks of a pass. */
+interface FileState {
+  externalids: UniqueInFile;
+  telephones: UniqueInFile;
+  paygs: UniqueInFile;
+  imeis: UniqueInFile;
+  references: UniqueInFile;
+  deals: Map<number, Awaited<ReturnType<DealsService['activeDealForRegistration']>> | string>;
+}
+
+const newFileState = (): FileState => ({
+  externalids: new UniqueInFile('externalid', 'externalid'),
+  telephones: new UniqueInFile('telephone', 'Telephone'),
+  paygs: new UniqueInFile('payg', 'PAYG code'),
+  imeis: new UniqueInFile('imei', 'IMEI'),
+  references: new UniqueInFile('reference', 'Reference'),
+  deals: new Map(),
+});
 
 const messageOf = (error: unknown): string => {
   if (error instanceof DomainError) return error.message;
@@ -28,9 +56,14 @@ const messageOf = (error: unknown): string => {
 };
 
 /**
- * Checks every row of a file by the API's rules and against the book, writing nothing: each bad
- * cell is one error with its row, field and the API's own message. A row whose externalid this
- * source brought in before is skipped (overlapping files do not bring a customer in twice).
+ * Checks every row of a file by the API's rules and against the book: each bad cell is one error
+ * with its row, field and the API's own message. A row whose externalid this source brought in
+ * before is skipped (overlapping files do not bring a customer in twice).
+ *
+ * The file is read as a stream and checked CHUNK_ROWS rows at a time, so memory holds one chunk,
+ * not the file. Validating writes nothing. Applying is a second pass over the same file in the
+ * same transaction, after a first one found no error: each chunk is checked again exactly as the
+ * first pass checked it and handed to `apply` before the next is read.
  */
 @Injectable()
 export class ImportValidator {
@@ -43,41 +76,51 @@ export class ImportValidator {
     private readonly businessClock: BusinessClock,
   ) {}
 
-  async validate(file: CsvFile, kind: ImportKind, source: string, mapping: Record<string, string> | null, em: EntityManager): Promise<Validated> {
-    const columns = columnsOf(file.header, kind, mapping);
+  /** `content`: the file as uploaded. */
+  async validate(
+    content: Buffer,
+    kind: ImportKind,
+    source: string,
+    mapping: Record<string, string> | null,
+    em: EntityManager,
+    apply?: (chunk: CheckedChunk) => Promise<void>,
+  ): Promise<Validated> {
     const context = { today: this.businessClock.today(), defaultCountry: this.config.defaultCountry };
     const errors: RowError[] = [];
+    const state = newFileState();
     const read = kind === 'customers' ? readCustomerRow : readPaymentRow;
-    const externalids = new UniqueInFile('externalid', 'externalid');
-    let parsed: Array<CustomerRow | PaymentRow> = [];
-    for (const { row, cells } of file.records) {
-      const value = read(row, cells, columns, context, errors);
-      if (value && externalids.check(row, value.externalid, value.externalid, errors)) parsed.push(value);
-    }
-    const known = await this.imports.knownExternalIds(source, kind, parsed.map((r) => r.externalid), em);
-    const fresh = parsed.filter((r) => !known.has(r.externalid));
-    const skipped = parsed.length - fresh.length;
-    parsed = kind === 'customers' ? await this.checkCustomers(fresh as CustomerRow[], errors, em) : await this.checkPayments(fresh as PaymentRow[], errors, em);
-    errors.sort((a, b) => a.row - b.row);
-    const valid = file.records.length - new Set(errors.map((e) => e.row)).size;
-    return {
-      rows: file.records.length,
-      valid,
-      skipped,
-      errors,
-      customers: kind === 'customers' ? (parsed as CustomerRow[]) : [],
-      payments: kind === 'payments' ? (parsed as PaymentRow[]) : [],
+    let pending: Array<CustomerRow | PaymentRow> = [];
+    let skipped = 0;
+    const check = async () => {
+      const rows = pending;
+      pending = [];
+      const known = await this.imports.knownExternalIds(source, kind, rows.map((r) => r.externalid), em);
+      const fresh = rows.filter((r) => !known.has(r.externalid));
+      skipped += rows.length - fresh.length;
+      const before = errors.length;
+      const good = kind === 'customers' ? await this.checkCustomers(fresh as CustomerRow[], state, errors, em) : await this.checkPayments(fresh as PaymentRow[], state, errors, em);
+      if (!apply) return;
+      if (errors.length > before) throw new Error(`import: row ${errors[before].row} failed a check the first pass had passed`);
+      await apply({ customers: kind === 'customers' ? (good as CustomerRow[]) : [], payments: kind === 'payments' ? (good as PaymentRow[]) : [], skipped: rows.length - fresh.length });
     };
+    const file = await readCsv(content, (header) => {
+      const columns = columnsOf(header, kind, mapping);
+      return async (row, cells) => {
+        const value = read(row, cells, columns, context, errors);
+        if (value && state.externalids.check(row, value.externalid, value.externalid, errors)) pending.push(value);
+        if (pending.length >= CHUNK_ROWS) await check();
+      };
+    });
+    if (pending.length > 0) await check();
+    errors.sort((a, b) => a.row - b.row);
+    return { rows: file.records, valid: file.records - new Set(errors.map((e) => e.row)).size, skipped, errors };
   }
 
-  private async checkCustomers(rows: CustomerRow[], errors: RowError[], em: EntityManager): Promise<CustomerRow[]> {
-    const telephones = new UniqueInFile('telephone', 'Telephone');
-    const paygs = new UniqueInFile('payg', 'PAYG code');
-    const imeis = new UniqueInFile('imei', 'IMEI');
+  private async checkCustomers(rows: CustomerRow[], state: FileState, errors: RowError[], em: EntityManager): Promise<CustomerRow[]> {
+    const { telephones, paygs, imeis, deals } = state;
     const taken = await this.customers.takenIdentifiers({ telephones: rows.map((r) => r.telephone), paygs: rows.map((r) => r.payg), imeis: rows.map((r) => r.imei) }, em);
-    const deals = new Map<number, Awaited<ReturnType<DealsService['activeDealForRegistration']>> | string>();
     for (const dealid of new Set(rows.map((r) => r.dealid))) {
-      deals.set(dealid, await this.deals.activeDealForRegistration(dealid, em).catch(messageOf));
+      if (!deals.has(dealid)) deals.set(dealid, await this.deals.activeDealForRegistration(dealid, em).catch(messageOf));
     }
     return rows.filter((r) => {
       const before = errors.length;
@@ -98,8 +141,8 @@ export class ImportValidator {
     });
   }
 
-  private async checkPayments(rows: PaymentRow[], errors: RowError[], em: EntityManager): Promise<PaymentRow[]> {
-    const references = new UniqueInFile('reference', 'Reference');
+  private async checkPayments(rows: PaymentRow[], state: FileState, errors: RowError[], em: EntityManager): Promise<PaymentRow[]> {
+    const { references } = state;
     const found = await this.customers.customersByPaygsOrIds(rows.flatMap((r) => (r.payg ? [r.payg] : [])), rows.flatMap((r) => (r.customerid ? [r.customerid] : [])), em);
     const used = await this.ledger.referencesUsed(PaymentType.MANUAL, rows.map((r) => r.reference), em);
     return rows.filter((r) => {
