@@ -58,6 +58,15 @@ describe('web client: operator journeys', () => {
     await page.getByRole('cell', { name: 'CASH-0001' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'customer');
+
+    // the whole outbox, narrowed in the URL: the UNLOCK that payment queued
+    await page.getByRole('link', { name: 'Devices' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
+    await page.getByRole('combobox', { name: 'Action' }).click();
+    await page.getByRole('option', { name: 'UNLOCK', exact: true }).click();
+    await page.getByRole('row', { name: /UNLOCK.*payment #\d+/ }).first().waitFor();
+    expect(page.url()).toContain('action=UNLOCK');
+    await expectAccessible(page);
   });
 
   it('assigns an unmatched mobile-money payment to the customer found in the dialog', async () => {

@@ -586,8 +586,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Commands sent (or waiting) for a customer’s device, newest first
-         * @description Paged: each command with its action, delivery state, attempts and last error. Unknown customer 404.
+         * The device-command outbox, newest first: every command, or one customer’s
+         * @description Paged: each command with its action, delivery state, attempts and last error. Filters: customerid, status, action (combined with AND). A filter value outside its set is 400; an unknown customer 404.
          *
          *     Roles: ADMIN, OPERATOR.
          */
@@ -4812,12 +4812,17 @@ export interface operations {
     };
     DevicesController_commands: {
         parameters: {
-            query: {
-                customerid: number;
+            query?: {
+                /** @description Only commands of this action. */
+                action?: "LOCK" | "UNLOCK" | "TEMP_UNLOCK" | "PERMANENT_LOCK" | "RELEASE" | "SYNC";
+                /** @description Only this customer’s commands (404 when the customer does not exist); without it, every customer’s. */
+                customerid?: number;
                 /** @description Items per page. */
                 limit?: number;
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Only commands in this delivery state (PENDING: not yet accepted by the lock platform). */
+                status?: "PENDING" | "DELIVERED";
             };
             header?: never;
             path?: never;

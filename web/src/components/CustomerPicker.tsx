@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { api, ok } from '../api/client';
 
 /** Finds a customer by name, telephone, PAYG code, IMEI or account number, asking the service as one types. */
-export function CustomerPicker({ label, value, onChange, error }: { label: string; value: number | null; onChange: (id: number | null) => void; error?: string }) {
+export function CustomerPicker({ label, value, onChange, error, clearable }: { label: string; value: number | null; onChange: (id: number | null) => void; error?: string; clearable?: boolean }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const found = useQuery({
@@ -25,6 +25,7 @@ export function CustomerPicker({ label, value, onChange, error }: { label: strin
       onSearchChange={setSearch}
       filter={({ options }) => options}
       error={error}
+      clearable={clearable}
       nothingFoundMessage={debounced.length >= 2 && !found.isFetching ? '—' : undefined}
       comboboxProps={{ withinPortal: true }}
     />
