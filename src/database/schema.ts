@@ -24,7 +24,7 @@ import { CollectionCallsRepossessed1765152000000 } from './migrations/1765152000
 import { SearchIndexes1765238400000 } from './migrations/1765238400000-SearchIndexes.js';
 import { CustomerMessages1765324800000 } from './migrations/1765324800000-CustomerMessages.js';
 import { Imports1765411200000 } from './migrations/1765411200000-Imports.js';
-import { DeviceCommandListing1765670400000 } from './migrations/1765670400000-DeviceCommandListing.js';
+import { ListingIndexes1765670400000 } from './migrations/1765670400000-ListingIndexes.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -42,4 +42,4 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   SearchIndexes1765238400000,
   CustomerMessages1765324800000,
   Imports1765411200000,
-  DeviceCommandListing1765670400000];
+  ListingIndexes1765670400000];

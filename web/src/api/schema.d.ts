@@ -199,7 +199,7 @@ export interface paths {
         };
         /**
          * List collection calls
-         * @description Paged, most days overdue first; filters `status` and `assignedto` (a user id).
+         * @description Paged, most days overdue first; filters `status`, `assignedto` (a user id) and `customerid`, combined with AND.
          *
          *     Roles: ADMIN, COLLECTOR, OPERATOR.
          */
@@ -3391,6 +3391,8 @@ export interface operations {
             query?: {
                 /** @description Only calls assigned to this user. */
                 assignedto?: number;
+                /** @description Only this customer’s calls (an unknown customer has none). */
+                customerid?: number;
                 /** @description Items per page. */
                 limit?: number;
                 /** @description Page number, from 1. */
