@@ -49,6 +49,7 @@ export default function CustomerPage() {
   const calls = useQuery({ queryKey: [...key, 'calls'], queryFn: () => ok(api.GET('/finance/collections/calls', { params: { query: { customerid, limit: 20 } } })) });
   // user names for "Assigned to": only an ADMIN may list users; others see their own name and ids
   const users = useQuery({ queryKey: ['users', 'all'], enabled: role === 'ADMIN', queryFn: () => ok(api.GET('/finance/users', { params: { query: { limit: 100 } } })) });
+  const preferences = useQuery({ queryKey: [...key, 'preferences'], enabled: operator, queryFn: () => ok(api.GET('/finance/customers/preferences', { params: { query: { customerid } } })) });
   const feedback = useQuery({ queryKey: [...key, 'feedback'], queryFn: () => ok(api.GET('/finance/feedback', { params: { query: { customerid, limit: 20 } } })) });
   const messages = useQuery({ queryKey: [...key, 'messages'], queryFn: () => ok(api.GET('/finance/messages', { params: { query: { customerid, limit: 20 } } })) });
   const history = useQuery({ queryKey: [...key, 'history'], enabled: role === 'ADMIN', queryFn: () => ok(api.GET('/finance/audit', { params: { query: { customerid, limit: 50 } } })) });
@@ -194,6 +195,11 @@ export default function CustomerPage() {
       </Section>
 
       <Section title={t('messages.section')}>
+        {preferences.data && (
+          <Text size="sm" mb="xs">
+            {t('messages.currentPreferences', { language: preferences.data.language, optout: preferences.data.smsoptout ? t('messages.optoutYes') : t('messages.optoutNo') })}
+          </Text>
+        )}
         <MessagesTable items={messages.data?.items ?? []} />
         {operator && (
           <Group mt="xs">
@@ -211,10 +217,10 @@ export default function CustomerPage() {
                 { name: 'language', label: t('messages.language'), kind: 'select', options: ['en', 'sw'], required: true },
                 { name: 'smsoptout', label: t('messages.optout'), kind: 'select', options: ['no', 'yes'], required: true },
               ]}
-              initial={{ smsoptout: 'no' }}
+              initial={preferences.data ? { language: preferences.data.language, smsoptout: preferences.data.smsoptout ? 'yes' : 'no' } : { smsoptout: 'no' }}
               action={(v) => ok(api.POST('/finance/customers/preferences', { body: { ...id, language: v.language, smsoptout: v.smsoptout === 'yes' } }))}
               success={() => t('messages.preferencesSaved')}
-              invalidates={[key]}
+              invalidates={[[...key, 'preferences']]}
             />
           </Group>
         )}
