@@ -70,9 +70,17 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
     await row.getByRole('button', { name: 'Disable' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
+    // the list says who is disabled, and offers only the way back
+    await row.getByText('Disabled', { exact: true }).waitFor();
+    expect(await row.getByRole('button', { name: 'Disable' }).count()).toBe(0);
     const signIn = await w.t.http.post('/api/auth/signin').send({ username: 'fieldofficer7', password: 'a-long-enough-passphrase' });
     expect(signIn.status).toBe(401);
-  });
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Enable' }).click();
+    await row.getByText('Active', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Disable' }).waitFor();
+    await w.t.http.post('/api/auth/signin').send({ username: 'fieldofficer7', password: 'a-long-enough-passphrase' }).expect(200);
+  }, 120_000);
 
   it('lets a collector work a call to RESOLVED', async () => {
     const collector = await w.t.user(Role.COLLECTOR, 'collector1');

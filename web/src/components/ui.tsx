@@ -118,13 +118,16 @@ const STATUS_COLOURS: Record<string, [string, string]> = {
   DONE: ['#1e6f31', 'white'],
   VALIDATING: ['yellow.3', 'black'],
   APPLYING: ['orange.3', 'black'],
+  ACTIVE: ['#1e6f31', 'white'],
+  DISABLED: ['dark.7', 'white'],
 };
 
-export function StatusBadge({ status }: { status: string }) {
+/** A state as a coloured badge; `label` when the words shown are not the API's value. */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
   const [bg, text] = STATUS_COLOURS[status] ?? ['gray.2', 'black'];
   return (
     <Badge color={bg} c={text} variant="filled">
-      {status}
+      {label ?? status}
     </Badge>
   );
 }
