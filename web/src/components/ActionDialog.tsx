@@ -2,7 +2,8 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Textarea, Text
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { compact, useAction } from './ui';
+import { compact } from '../forms';
+import { useAction } from './ui';
 
 export interface Field {
   name: string;

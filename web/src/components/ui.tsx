@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { useClientConfig } from '../api/config';
-import { fieldErrors, formatDate, formatDateTime, formatMoney, type FormatSettings } from '../format';
+import { formatDate, formatDateTime, formatMoney, type FormatSettings } from '../format';
+import { fieldErrors } from '../forms';
 
 /** List filters and the page live in the URL, so a list can be shared, reloaded and gone back to. */
 export function useUrlFilters<K extends string>(keys: readonly K[]) {
@@ -172,9 +173,4 @@ export function useAction<TInput, TOutput>(options: {
       notifications.show({ color: 'red', message });
     },
   });
-}
-
-/** Form values to a request body: empty optional strings are left out, numbers stay numbers. */
-export function compact<T extends Record<string, unknown>>(values: T): T {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== null && v !== undefined)) as T;
 }
