@@ -14,6 +14,15 @@ export function CustomerPicker({ label, value, onChange, error, clearable }: { l
     queryFn: () => ok(api.GET('/finance/customers', { params: { query: { search: debounced, limit: 10 } } })),
   });
   const data = (found.data?.items ?? []).map((c) => ({ value: String(c.customerid), label: `${c.fullname} · ${c.telephone} · ${c.payg}` }));
+  // a customer chosen before (e.g. read from the URL) is named even when no search found them
+  const chosen = useQuery({
+    queryKey: ['customer', value],
+    enabled: value !== null && !data.some((d) => d.value === String(value)),
+    queryFn: () => ok(api.GET('/finance/customers/{customerid}', { params: { path: { customerid: value! } } })),
+  });
+  if (value !== null && chosen.data && !data.some((d) => d.value === String(value))) {
+    data.push({ value: String(value), label: `${chosen.data.fullname} · ${chosen.data.telephone} · ${chosen.data.payg}` });
+  }
   return (
     <Select
       label={label}
