@@ -245,6 +245,22 @@ describe('Collections', () => {
     await t.http.get('/finance/collections/calls?assignedto=x').set('x-access-token', collector.token).expect(400);
   });
 
+  it('lists one customer’s calls with customerid', async () => {
+    const [a, b] = [await customerFrom('2026-02-14'), await customerFrom('2026-02-15')];
+    await generate();
+    const mine = await calls(`customerid=${a.customerid}`);
+    expect(mine).toEqual([expect.objectContaining({ customerid: a.customerid, status: 'PENDING', assignedto: null, promisedate: null })]);
+    expect((await calls(`customerid=${b.customerid}&status=PENDING`)).map((c) => c.customerid)).toEqual([b.customerid]);
+    expect(await calls(`customerid=${b.customerid}&status=RESOLVED`)).toEqual([]);
+    expect(await calls('customerid=2147483647')).toEqual([]);
+    for (const bad of ['customerid=x', 'customerid=0', 'customerid=2147483648']) {
+      const res = await t.http.get(`/finance/collections/calls?${bad}`).set('x-access-token', collector.token).expect(400);
+      expect(res.body.message).toMatch(/^customerid /);
+    }
+    await t.http.get(`/finance/collections/calls?customerid=${a.customerid}`).expect(401);
+    await t.http.get(`/finance/collections/calls?customerid=${a.customerid}`).set('x-access-token', await t.token(Role.PROVIDER)).expect(403);
+  });
+
   it('lets a collector update only the calls assigned to them; ADMIN and OPERATOR update any', async () => {
     const [c1, c2, c3] = [await customerFrom('2026-02-10'), await customerFrom('2026-02-11'), await customerFrom('2026-02-12')];
     await generate();

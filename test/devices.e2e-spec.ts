@@ -217,10 +217,36 @@ describe('Device locking, bonus days and repossession', () => {
       await post('/finance/device/lock-update', { customerid: c.customerid, payg: 'ZZZ-1', serialnumber: 'S' }, token).expect(403);
       await post('/finance/contracts/repossess', { customerid: c.customerid, reason: 'x' }, token).expect(403);
       await t.http.get(`/finance/device/commands?customerid=${c.customerid}`).set('x-access-token', token).expect(403);
+      await t.http.get('/finance/device/commands?status=PENDING').set('x-access-token', token).expect(403);
     }
     await t.http.get(`/finance/device/commands?customerid=${c.customerid}`).expect(401);
     await t.http.get('/finance/device/commands?customerid=abc').set('x-access-token', operator).expect(400);
     await t.http.get('/finance/device/commands?customerid=999999').set('x-access-token', operator).expect(404);
+  });
+
+  it('lists every customer’s commands newest first, filtered by customer, state and action', async () => {
+    const a = await registerCustomer(t, dealid);
+    const b = await registerCustomer(t, dealid);
+    await post('/finance/device/bonus-days', { customerid: a.customerid, days: 1 }).expect(200);
+    await post('/finance/device/bonus-days', { customerid: b.customerid, days: 2 }).expect(200);
+    const get = async (query: string) => (await t.http.get(`/finance/device/commands?${query}`).set('x-access-token', operator).expect(200)).body;
+    const all = await get('limit=100');
+    expect(all.total).toBeGreaterThanOrEqual(2);
+    expect(all.items.slice(0, 2).map((x: { customerid: number; action: string }) => `${x.customerid}:${x.action}`)).toEqual([`${b.customerid}:SYNC`, `${a.customerid}:SYNC`]);
+    const created = all.items.map((x: { createdat: string }) => x.createdat);
+    expect([...created].sort().reverse()).toEqual(created);
+    const syncs = await get(`action=SYNC&status=PENDING&customerid=${a.customerid}`);
+    expect(syncs).toMatchObject({ total: 1, items: [{ customerid: a.customerid, action: 'SYNC', status: 'PENDING' }] });
+    const pending = await get('status=PENDING&limit=100');
+    expect(pending.items.every((x: { status: string }) => x.status === 'PENDING')).toBe(true);
+    expect(pending.total).toBe(pending.items.length);
+    expect((await get('action=PERMANENT_LOCK&limit=100')).items.every((x: { action: string }) => x.action === 'PERMANENT_LOCK')).toBe(true);
+    expect((await get('status=DELIVERED&action=SYNC&customerid=' + b.customerid)).total).toBe(0);
+    for (const bad of ['status=FAILED', 'status=pending', 'action=UNLOCKED', 'action=', 'customerid=0']) {
+      const res = await t.http.get(`/finance/device/commands?${bad}`).set('x-access-token', operator).expect(400);
+      expect(res.body.message).toMatch(/^(status|action|customerid) /);
+    }
+    await t.http.get('/finance/device/commands?status=PENDING').expect(401);
   });
 
   // last: its deal is left unlocked with a date that the overdue test above would lock

@@ -226,4 +226,17 @@ describe('Customer messages by SMS', () => {
     expect(pending).toEqual({ items: [], total: 0, page: 1, limit: 20 });
     expect((await t.http.get('/health').expect(200)).body).toMatchObject({ sms: 'configured' });
   });
+
+  it('reads a customer’s preferences: the defaults until set, then what was set', async () => {
+    const c = await registerCustomer(t, dealid);
+    const read = (customerid: number | string, token = operator) => t.http.get(`/finance/customers/preferences?customerid=${customerid}`).set('x-access-token', token);
+    expect((await read(c.customerid).expect(200)).body).toEqual({ customerid: c.customerid, language: 'en', smsoptout: false });
+    await post('/finance/customers/preferences', { customerid: c.customerid, language: 'sw', smsoptout: true }).expect(200);
+    expect((await read(c.customerid, await t.token(Role.COLLECTOR)).expect(200)).body).toEqual({ customerid: c.customerid, language: 'sw', smsoptout: true });
+    await read(999999).expect(404);
+    expect((await read('x').expect(400)).body.message).toMatch(/^customerid /);
+    await t.http.get('/finance/customers/preferences').set('x-access-token', operator).expect(400);
+    await t.http.get(`/finance/customers/preferences?customerid=${c.customerid}`).expect(401);
+    await read(c.customerid, provider).expect(403);
+  });
 });

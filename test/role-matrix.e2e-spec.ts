@@ -84,6 +84,7 @@ const ROLE_TABLE: Record<string, Role[] | 'public'> = {
 
   'GET /finance/messages': [ADMIN, OPERATOR, COLLECTOR],
   'POST /finance/messages/send': [ADMIN, OPERATOR],
+  'GET /finance/customers/preferences': [ADMIN, OPERATOR, COLLECTOR],
   'POST /finance/customers/preferences': [ADMIN, OPERATOR],
   'POST /sms/delivery-reports': 'public',
   'POST /finance/imports': [ADMIN],
@@ -197,6 +198,7 @@ const PLAUSIBLE: Record<string, (f: Fixtures, role: Role) => Req> = {
   'GET /finance/feedback': (f) => ({ query: { page: 1, limit: 5, customerid: f.customerid } }),
   'GET /finance/messages': (f) => ({ query: { page: 1, limit: 5, customerid: f.customerid, status: 'PENDING' } }),
   'POST /finance/messages/send': (f) => ({ body: { customerid: f.customerid, text: 'Role matrix: your agent calls tomorrow.' } }),
+  'GET /finance/customers/preferences': (f) => ({ query: { customerid: f.customerid } }),
   'POST /finance/customers/preferences': (f) => ({ body: { customerid: f.customerid, language: 'sw', smsoptout: false } }),
   // the gateway's key, an id no message has: 200 and nothing changes
   'POST /sms/delivery-reports': () => ({ query: { key: 'matrix-sms-callback-key' }, body: { id: 'ATXid_matrix', status: 'Success' } }),

@@ -45,6 +45,7 @@ describe('web client: operator journeys', () => {
     await form.getByRole('button', { name: 'Register' }).click();
 
     await page.getByRole('heading', { level: 1, name: 'Grace Nakato' }).waitFor();
+    const customerid = Number(new URL(page.url()).pathname.split('/').pop());
     await page.getByText('LOCKED', { exact: true }).first().waitFor();
     await page.getByRole('button', { name: 'Load payment' }).click();
     const pay = page.getByRole('dialog');
@@ -58,6 +59,19 @@ describe('web client: operator journeys', () => {
     await page.getByRole('cell', { name: 'CASH-0001' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'customer');
+
+    // the whole outbox, narrowed in the URL: the UNLOCK that payment queued
+    await page.getByRole('link', { name: 'Devices' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
+    await page.getByRole('combobox', { name: 'Action' }).click();
+    await page.getByRole('option', { name: 'UNLOCK', exact: true }).click();
+    await page.getByRole('row', { name: /UNLOCK.*payment #\d+/ }).first().waitFor();
+    expect(page.url()).toContain('action=UNLOCK');
+    await expectAccessible(page);
+    // a customer filter read from the URL names the customer in the picker
+    await page.goto(`/devices?customerid=${customerid}`);
+    await page.locator('input[value^="Grace Nakato"]').waitFor();
+    await page.getByRole('row', { name: /UNLOCK.*payment #\d+/ }).waitFor();
   });
 
   it('assigns an unmatched mobile-money payment to the customer found in the dialog', async () => {

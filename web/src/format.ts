@@ -32,18 +32,3 @@ export function formatPercent(ratio: number | null | undefined, s: Pick<FormatSe
 export function businessToday(timezone: string, now = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
-
-/**
- * The service's 400 message names every bad field ("amount must be a positive number; customerid
- * must be an integer"): each part goes next to the field it starts with; the rest is for the form.
- */
-export function fieldErrors(message: string, fields: readonly string[]): { byField: Record<string, string>; rest: string[] } {
-  const byField: Record<string, string> = {};
-  const rest: string[] = [];
-  for (const part of message.split('; ')) {
-    const field = fields.find((name) => part === name || part.startsWith(`${name} `));
-    if (field) byField[field] = byField[field] ? `${byField[field]}; ${part}` : part;
-    else rest.push(part);
-  }
-  return { byField, rest };
-}

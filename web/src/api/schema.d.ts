@@ -199,7 +199,7 @@ export interface paths {
         };
         /**
          * List collection calls
-         * @description Paged, most days overdue first; filters `status` and `assignedto` (a user id).
+         * @description Paged, most days overdue first; filters `status`, `assignedto` (a user id) and `customerid`, combined with AND.
          *
          *     Roles: ADMIN, COLLECTOR, OPERATOR.
          */
@@ -413,7 +413,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a customer’s message language and reminder opt-out
+         * @description What POST /finance/customers/preferences last set; for a customer whose preferences were never set, what applies to them: SMS_DEFAULT_LANGUAGE and no opt-out. Unknown customer 404.
+         *
+         *     Roles: ADMIN, OPERATOR, COLLECTOR.
+         */
+        get: operations["MessagesController_readPreferences"];
         put?: never;
         /**
          * Set a customer’s message language and reminder opt-out
@@ -586,8 +592,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Commands sent (or waiting) for a customer’s device, newest first
-         * @description Paged: each command with its action, delivery state, attempts and last error. Unknown customer 404.
+         * The device-command outbox, newest first: every command, or one customer’s
+         * @description Paged: each command with its action, delivery state, attempts and last error. Filters: customerid, status, action (combined with AND). A filter value outside its set is 400; an unknown customer 404.
          *
          *     Roles: ADMIN, OPERATOR.
          */
@@ -3391,6 +3397,8 @@ export interface operations {
             query?: {
                 /** @description Only calls assigned to this user. */
                 assignedto?: number;
+                /** @description Only this customer’s calls (an unknown customer has none). */
+                customerid?: number;
                 /** @description Items per page. */
                 limit?: number;
                 /** @description Page number, from 1. */
@@ -4185,6 +4193,84 @@ export interface operations {
             };
         };
     };
+    MessagesController_readPreferences: {
+        parameters: {
+            query: {
+                customerid: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreferencesResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record named in the request does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Customer 42 not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     MessagesController_preferences: {
         parameters: {
             query?: never;
@@ -4812,12 +4898,17 @@ export interface operations {
     };
     DevicesController_commands: {
         parameters: {
-            query: {
-                customerid: number;
+            query?: {
+                /** @description Only commands of this action. */
+                action?: "LOCK" | "UNLOCK" | "TEMP_UNLOCK" | "PERMANENT_LOCK" | "RELEASE" | "SYNC";
+                /** @description Only this customer’s commands (404 when the customer does not exist); without it, every customer’s. */
+                customerid?: number;
                 /** @description Items per page. */
                 limit?: number;
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Only commands in this delivery state (PENDING: not yet accepted by the lock platform). */
+                status?: "PENDING" | "DELIVERED";
             };
             header?: never;
             path?: never;

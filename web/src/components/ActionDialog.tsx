@@ -2,7 +2,8 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Textarea, Text
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { compact, useAction } from './ui';
+import { compact } from '../forms';
+import { useAction } from './ui';
 
 export interface Field {
   name: string;
@@ -35,6 +36,12 @@ export function ActionDialog<T>(props: {
   const [opened, { open, close }] = useDisclosure();
   const initial = Object.fromEntries(props.fields.map((f) => [f.name, props.initial?.[f.name] ?? '']));
   const form = useForm({ initialValues: initial });
+  // the values as they are now (e.g. preferences read after the page was drawn), each time it opens
+  const start = () => {
+    form.setValues(initial);
+    form.clearErrors();
+    open();
+  };
   const mutation = useAction({
     form,
     action: (values: Record<string, any>) => props.action(compact(values)),
@@ -47,7 +54,7 @@ export function ActionDialog<T>(props: {
   });
   return (
     <>
-      <Button onClick={open} color={props.color} variant={props.variant ?? 'light'} disabled={props.disabled} size="sm">
+      <Button onClick={start} color={props.color} variant={props.variant ?? 'light'} disabled={props.disabled} size="sm">
         {props.label}
       </Button>
       <Modal opened={opened} onClose={close} title={props.title ?? props.label}>

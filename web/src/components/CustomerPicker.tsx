@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { api, ok } from '../api/client';
 
 /** Finds a customer by name, telephone, PAYG code, IMEI or account number, asking the service as one types. */
-export function CustomerPicker({ label, value, onChange, error }: { label: string; value: number | null; onChange: (id: number | null) => void; error?: string }) {
+export function CustomerPicker({ label, value, onChange, error, clearable }: { label: string; value: number | null; onChange: (id: number | null) => void; error?: string; clearable?: boolean }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const found = useQuery({
@@ -14,6 +14,15 @@ export function CustomerPicker({ label, value, onChange, error }: { label: strin
     queryFn: () => ok(api.GET('/finance/customers', { params: { query: { search: debounced, limit: 10 } } })),
   });
   const data = (found.data?.items ?? []).map((c) => ({ value: String(c.customerid), label: `${c.fullname} · ${c.telephone} · ${c.payg}` }));
+  // a customer chosen before (e.g. read from the URL) is named even when no search found them
+  const chosen = useQuery({
+    queryKey: ['customer', value],
+    enabled: value !== null && !data.some((d) => d.value === String(value)),
+    queryFn: () => ok(api.GET('/finance/customers/{customerid}', { params: { path: { customerid: value! } } })),
+  });
+  if (value !== null && chosen.data && !data.some((d) => d.value === String(value))) {
+    data.push({ value: String(value), label: `${chosen.data.fullname} · ${chosen.data.telephone} · ${chosen.data.payg}` });
+  }
   return (
     <Select
       label={label}
@@ -25,6 +34,7 @@ export function CustomerPicker({ label, value, onChange, error }: { label: strin
       onSearchChange={setSearch}
       filter={({ options }) => options}
       error={error}
+      clearable={clearable}
       nothingFoundMessage={debounced.length >= 2 && !found.isFetching ? '—' : undefined}
       comboboxProps={{ withinPortal: true }}
     />

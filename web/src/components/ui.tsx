@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { useClientConfig } from '../api/config';
-import { fieldErrors, formatDate, formatDateTime, formatMoney, type FormatSettings } from '../format';
+import { formatDate, formatDateTime, formatMoney, type FormatSettings } from '../format';
+import { fieldErrors } from '../forms';
 
 /** List filters and the page live in the URL, so a list can be shared, reloaded and gone back to. */
 export function useUrlFilters<K extends string>(keys: readonly K[]) {
@@ -118,13 +119,16 @@ const STATUS_COLOURS: Record<string, [string, string]> = {
   DONE: ['#1e6f31', 'white'],
   VALIDATING: ['yellow.3', 'black'],
   APPLYING: ['orange.3', 'black'],
+  ACTIVE: ['#1e6f31', 'white'],
+  DISABLED: ['dark.7', 'white'],
 };
 
-export function StatusBadge({ status }: { status: string }) {
+/** A state as a coloured badge; `label` when the words shown are not the API's value. */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
   const [bg, text] = STATUS_COLOURS[status] ?? ['gray.2', 'black'];
   return (
     <Badge color={bg} c={text} variant="filled">
-      {status}
+      {label ?? status}
     </Badge>
   );
 }
@@ -169,9 +173,4 @@ export function useAction<TInput, TOutput>(options: {
       notifications.show({ color: 'red', message });
     },
   });
-}
-
-/** Form values to a request body: empty optional strings are left out, numbers stay numbers. */
-export function compact<T extends Record<string, unknown>>(values: T): T {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== null && v !== undefined)) as T;
 }

@@ -88,7 +88,7 @@ export class CollectionsService implements OnModuleInit {
   }
 
   async list(
-    filter: { status?: CallStatus; assignedto?: number },
+    filter: { status?: CallStatus; assignedto?: number; customerid?: number },
     page: number,
     limit: number,
   ): Promise<Page<CallView>> {

@@ -36,13 +36,13 @@ export class CollectionsController {
   @Get('calls')
   @Endpoint({
     summary: 'List collection calls',
-    description: 'Paged, most days overdue first; filters `status` and `assignedto` (a user id).',
+    description: 'Paged, most days overdue first; filters `status`, `assignedto` (a user id) and `customerid`, combined with AND.',
     roles: [Role.COLLECTOR, Role.OPERATOR],
     response: PageOf(CallResponse),
   })
   list(@Query() query: CallListQuery): Promise<Page<CallResponse>> {
     return this.collections.list(
-      { status: query.status, assignedto: query.assignedto },
+      { status: query.status, assignedto: query.assignedto, customerid: query.customerid },
       query.page,
       query.limit,
     );

@@ -13,6 +13,9 @@ export class CallListQuery extends PageQuery {
 
   @QueryIdField({ optional: true, description: 'Only calls assigned to this user.', example: 7 })
   assignedto?: number;
+
+  @QueryIdField({ optional: true, description: 'Only this customer’s calls (an unknown customer has none).', example: 42 })
+  customerid?: number;
 }
 
 export class AssignCallRequest {

@@ -133,7 +133,7 @@ export class CollectionCallsRepository {
   }
 
   async list(
-    filter: { status?: CallStatus; assignedto?: number },
+    filter: { status?: CallStatus; assignedto?: number; customerid?: number },
     page: number,
     limit: number,
   ): Promise<{ rows: CallRow[]; total: number }> {
@@ -141,6 +141,7 @@ export class CollectionCallsRepository {
     const params: unknown[] = [];
     if (filter.status) where.push(`k.status = ${param(params, filter.status)}`);
     if (filter.assignedto) where.push(`k.assigned_to = ${param(params, filter.assignedto)}`);
+    if (filter.customerid) where.push(`k.customer_id = ${param(params, filter.customerid)}`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const [{ total }] = (await this.q().query(
       `SELECT count(*)::int AS total FROM collection_calls k ${clause}`,

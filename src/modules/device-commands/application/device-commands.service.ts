@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { NewCommand } from '../domain/device-command.js';
+import { CommandStatus, DeviceAction, NewCommand } from '../domain/device-command.js';
 import type { Page } from '../../../common/http/pagination.js';
 import { CommandRow, DeviceCommandsRepository } from '../infrastructure/device-commands.repository.js';
 import { LockPlatform } from '../infrastructure/lock-platform.js';
@@ -35,6 +35,12 @@ export function commandView(row: CommandRow): CommandView {
     createdat: new Date(row.created_at).toISOString(),
     deliveredat: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
   };
+}
+
+export interface CommandFilter {
+  customerId?: number;
+  status?: CommandStatus;
+  action?: DeviceAction;
 }
 
 /** The outbox: commands are written inside the caller's transaction, next to the change they announce. */
@@ -73,8 +79,9 @@ export class DeviceCommandsService {
     return this.commands.tempUnlockHoursSince(em, customerId, since);
   }
 
-  async listForCustomer(customerId: number, page: number, limit: number): Promise<Page<CommandView>> {
-    const [rows, total] = await this.commands.listForCustomer(customerId, page, limit);
+  /** The outbox, newest first: every command, or those of one customer, state or action. */
+  async list(filter: CommandFilter, page: number, limit: number): Promise<Page<CommandView>> {
+    const [rows, total] = await this.commands.list(filter, page, limit);
     return { items: rows.map(commandView), total, page, limit };
   }
 

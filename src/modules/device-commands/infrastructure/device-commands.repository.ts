@@ -22,6 +22,13 @@ export interface CommandRow {
   created_at: Date;
 }
 
+/** Filters of the outbox listing; the application layer's CommandFilter has the same shape. */
+export interface CommandListFilter {
+  customerId?: number;
+  status?: CommandStatus;
+  action?: DeviceAction;
+}
+
 const COLUMNS = 'id, commandid, customer_id, imei, serialnumber, payg, action, nextpaymentdate, unlockuntil, reason, status, attempts, last_error, next_attempt_at, delivered_at, created_at';
 
 @Injectable()
@@ -88,11 +95,17 @@ export class DeviceCommandsRepository {
     );
   }
 
-  /** One page of a customer's commands, newest first, and how many there are. */
-  async listForCustomer(customerId: number, page: number, limit: number): Promise<[CommandRow[], number]> {
+  /** One page of commands, newest first, narrowed by whichever filters are given, and how many there are. */
+  async list(filter: CommandListFilter, page: number, limit: number): Promise<[CommandRow[], number]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.customerId !== undefined) where.push(`customer_id = $${params.push(filter.customerId)}`);
+    if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
+    if (filter.action !== undefined) where.push(`action = $${params.push(filter.action)}`);
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const [rows, [{ total }]] = await Promise.all([
-      this.dataSource.query(`SELECT ${COLUMNS} FROM device_commands WHERE customer_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [customerId, limit, (page - 1) * limit]),
-      this.dataSource.query('SELECT count(*)::int AS total FROM device_commands WHERE customer_id = $1', [customerId]),
+      this.dataSource.query(`SELECT ${COLUMNS} FROM device_commands ${clause} ORDER BY id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, (page - 1) * limit]),
+      this.dataSource.query(`SELECT count(*)::int AS total FROM device_commands ${clause}`, params),
     ]);
     return [rows, total];
   }

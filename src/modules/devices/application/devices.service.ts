@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
 import { ContractsService } from '../../contracts/application/contracts.service.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
-import { DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
+import { CommandFilter, DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
 import { MobileMoneyService } from '../../payments/application/mobile-money.service.js';
 
 @Injectable()
@@ -44,8 +44,9 @@ export class DevicesService {
     return { message: 'Deal state queued for the device.', command };
   }
 
-  async commandsOf(customerId: number, page: number, limit: number) {
-    await this.customers.assertExists(customerId);
-    return this.commands.listForCustomer(customerId, page, limit);
+  /** The command outbox, newest first; a customer named in the filter must exist (404). */
+  async listCommands(filter: CommandFilter, page: number, limit: number) {
+    if (filter.customerId !== undefined) await this.customers.assertExists(filter.customerId);
+    return this.commands.list(filter, page, limit);
   }
 }

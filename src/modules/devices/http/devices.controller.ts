@@ -74,13 +74,13 @@ export class DevicesController {
 
   @Get('commands')
   @Endpoint({
-    summary: 'Commands sent (or waiting) for a customer’s device, newest first',
-    description: 'Paged: each command with its action, delivery state, attempts and last error. Unknown customer 404.',
+    summary: 'The device-command outbox, newest first: every command, or one customer’s',
+    description: 'Paged: each command with its action, delivery state, attempts and last error. Filters: customerid, status, action (combined with AND). A filter value outside its set is 400; an unknown customer 404.',
     roles: [Role.OPERATOR],
     response: PageOf(CommandResponse),
     errors: [404],
   })
   commands(@Query() query: CommandsQuery): Promise<Page<CommandResponse>> {
-    return this.devices.commandsOf(query.customerid, query.page, query.limit);
+    return this.devices.listCommands({ customerId: query.customerid, status: query.status, action: query.action }, query.page, query.limit);
   }
 }

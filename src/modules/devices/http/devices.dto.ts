@@ -1,8 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { IdentifierField, IdField, IntField, PaygField, QueryIdField } from '../../../common/validation/fields.js';
+import { EnumField, IdentifierField, IdField, IntField, PaygField, QueryIdField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import type { CommandView } from '../../device-commands/application/device-commands.service.js';
+import { CommandStatus, DeviceAction } from '../../device-commands/domain/device-command.js';
+
+const COMMAND_STATUSES = Object.values(CommandStatus);
+const DEVICE_ACTIONS = Object.values(DeviceAction);
 
 export class LockUpdateRequest {
   @IdField({ example: 42 })
@@ -37,15 +41,21 @@ export class SyncStatusRequest {
 }
 
 export class CommandsQuery extends PageQuery {
-  @QueryIdField({ example: 42 })
-  customerid: number;
+  @QueryIdField({ optional: true, example: 42, description: 'Only this customer’s commands (404 when the customer does not exist); without it, every customer’s.' })
+  customerid?: number;
+
+  @EnumField(COMMAND_STATUSES, { optional: true, example: 'PENDING', description: 'Only commands in this delivery state (PENDING: not yet accepted by the lock platform).' })
+  status?: CommandStatus;
+
+  @EnumField(DEVICE_ACTIONS, { optional: true, example: 'LOCK', description: 'Only commands of this action.' })
+  action?: DeviceAction;
 }
 
 export class CommandResponse implements CommandView {
   @ApiProperty({ example: '3f7a0d6e-1b7c-4d3e-9a51-0f1e2d3c4b5a' }) commandid: string;
   @ApiProperty({ example: 42 }) customerid: number;
-  @ApiProperty({ enum: ['LOCK', 'UNLOCK', 'TEMP_UNLOCK', 'PERMANENT_LOCK', 'RELEASE', 'SYNC'], example: 'UNLOCK' }) action: string;
-  @ApiProperty({ enum: ['PENDING', 'DELIVERED'], example: 'DELIVERED' }) status: string;
+  @ApiProperty({ enum: DEVICE_ACTIONS, example: 'UNLOCK' }) action: string;
+  @ApiProperty({ enum: COMMAND_STATUSES, example: 'DELIVERED' }) status: string;
   @ApiProperty({ example: '2026-04-09', nullable: true, type: String }) nextpaymentdate: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) unlockuntil: string | null;
   @ApiProperty({ example: 'payment CASH-1' }) reason: string;

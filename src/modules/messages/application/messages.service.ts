@@ -196,6 +196,13 @@ export class MessagesService implements OnModuleInit {
     return messageView(await this.messages.insertOperatorMessage({ customerId, language, text, encoding: size.encoding, segments: size.segments, createdBy: by }));
   }
 
+  /** A customer's preferences, or what applies when none were set (the default language, no opt-out). */
+  async preferencesOf(customerId: number): Promise<PreferencesView> {
+    await this.customers.assertExists(customerId);
+    const row = await this.messages.preferences(customerId);
+    return row ? preferencesView(row) : { customerid: customerId, language: this.config.sms.defaultLanguage, smsoptout: false };
+  }
+
   async setPreferences(customerId: number, language: Language, optOut: boolean, by: number): Promise<PreferencesView> {
     await this.customers.assertExists(customerId);
     return preferencesView(await this.messages.savePreferences(customerId, language, optOut, by));

@@ -6,7 +6,7 @@ import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { Page, PageOf } from '../../../common/http/pagination.js';
 import { MessagesService } from '../application/messages.service.js';
-import { MessageListQuery, SmsMessageResponse, PreferencesRequest, PreferencesResponse, SendMessageRequest } from './messages.dto.js';
+import { MessageListQuery, SmsMessageResponse, PreferencesQuery, PreferencesRequest, PreferencesResponse, SendMessageRequest } from './messages.dto.js';
 
 @ApiTags('Messages')
 @Controller('finance')
@@ -37,6 +37,18 @@ export class MessagesController {
   })
   send(@Body() body: SendMessageRequest, @CurrentUser() user: AuthUser): Promise<SmsMessageResponse> {
     return this.messages.sendOperatorMessage(body.customerid, body.text, user.id);
+  }
+
+  @Get('customers/preferences')
+  @Endpoint({
+    summary: 'Read a customer’s message language and reminder opt-out',
+    description: 'What POST /finance/customers/preferences last set; for a customer whose preferences were never set, what applies to them: SMS_DEFAULT_LANGUAGE and no opt-out. Unknown customer 404.',
+    roles: [Role.OPERATOR, Role.COLLECTOR],
+    response: PreferencesResponse,
+    errors: [404],
+  })
+  readPreferences(@Query() query: PreferencesQuery): Promise<PreferencesResponse> {
+    return this.messages.preferencesOf(query.customerid);
   }
 
   @Post('customers/preferences')

@@ -40,6 +40,11 @@ export class PreferencesRequest {
   smsoptout: boolean;
 }
 
+export class PreferencesQuery {
+  @QueryIdField({ example: 42 })
+  customerid: number;
+}
+
 export class PreferencesResponse implements PreferencesView {
   @ApiProperty({ example: 42 }) customerid: number;
   @ApiProperty({ enum: LANGUAGES, example: 'sw' }) language: Language;

@@ -39,12 +39,17 @@ export default function CustomerPage() {
   const { t } = useTranslation();
   const fmt = useFormat();
   const customerid = Number(useParams().customerid);
-  const role = currentSession()?.role ?? 'COLLECTOR';
+  const session = currentSession();
+  const role = session?.role ?? 'COLLECTOR';
   const operator = role === 'ADMIN' || role === 'OPERATOR';
   const key = ['customer', customerid];
   const customer = useQuery({ queryKey: key, queryFn: () => ok(api.GET('/finance/customers/{customerid}', { params: { path: { customerid } } })) });
   const payments = useQuery({ queryKey: [...key, 'payments'], queryFn: () => ok(api.POST('/finance/payments/recent', { body: { customerid, limit: 50 } })) });
   const commands = useQuery({ queryKey: [...key, 'commands'], enabled: operator, queryFn: () => ok(api.GET('/finance/device/commands', { params: { query: { customerid, limit: 20 } } })) });
+  const calls = useQuery({ queryKey: [...key, 'calls'], queryFn: () => ok(api.GET('/finance/collections/calls', { params: { query: { customerid, limit: 20 } } })) });
+  // user names for "Assigned to": only an ADMIN may list users; others see their own name and ids
+  const users = useQuery({ queryKey: ['users', 'all'], enabled: role === 'ADMIN', queryFn: () => ok(api.GET('/finance/users', { params: { query: { limit: 100 } } })) });
+  const preferences = useQuery({ queryKey: [...key, 'preferences'], enabled: operator, queryFn: () => ok(api.GET('/finance/customers/preferences', { params: { query: { customerid } } })) });
   const feedback = useQuery({ queryKey: [...key, 'feedback'], queryFn: () => ok(api.GET('/finance/feedback', { params: { query: { customerid, limit: 20 } } })) });
   const messages = useQuery({ queryKey: [...key, 'messages'], queryFn: () => ok(api.GET('/finance/messages', { params: { query: { customerid, limit: 20 } } })) });
   const history = useQuery({ queryKey: [...key, 'history'], enabled: role === 'ADMIN', queryFn: () => ok(api.GET('/finance/audit', { params: { query: { customerid, limit: 50 } } })) });
@@ -55,6 +60,11 @@ export default function CustomerPage() {
   const d = c.deal;
   const paidShare = d.totalamount > 0 ? Math.min(100, (d.amountpaid / d.totalamount) * 100) : 0;
   const refresh = [key, ['customers']];
+  const assignee = (userid: number | null) => {
+    if (userid === null) return '—';
+    if (userid === session?.id) return session.username;
+    return users.data?.items.find((u) => u.id === userid)?.username ?? t('customers.userNumber', { id: userid });
+  };
   const id = { customerid };
 
   return (
@@ -168,7 +178,28 @@ export default function CustomerPage() {
         </Section>
       )}
 
+      <Section title={t('customers.calls')}>
+        <DataTable
+          empty={t('collections.none')}
+          head={[t('payments.date'), t('collections.status'), t('customers.assignedto'), t('collections.daysoverdue'), t('collections.arrears'), t('collections.promisedate'), t('collections.notes')]}
+          rows={(calls.data?.items ?? []).map((k) => [
+            fmt.time(k.createdat),
+            <StatusBadge status={k.status} />,
+            assignee(k.assignedto),
+            k.daysoverdue,
+            fmt.money(k.amountinarrears),
+            fmt.date(k.promisedate),
+            k.notes ?? '—',
+          ])}
+        />
+      </Section>
+
       <Section title={t('messages.section')}>
+        {preferences.data && (
+          <Text size="sm" mb="xs">
+            {t('messages.currentPreferences', { language: preferences.data.language, optout: preferences.data.smsoptout ? t('messages.optoutYes') : t('messages.optoutNo') })}
+          </Text>
+        )}
         <MessagesTable items={messages.data?.items ?? []} />
         {operator && (
           <Group mt="xs">
@@ -186,10 +217,10 @@ export default function CustomerPage() {
                 { name: 'language', label: t('messages.language'), kind: 'select', options: ['en', 'sw'], required: true },
                 { name: 'smsoptout', label: t('messages.optout'), kind: 'select', options: ['no', 'yes'], required: true },
               ]}
-              initial={{ smsoptout: 'no' }}
+              initial={preferences.data ? { language: preferences.data.language, smsoptout: preferences.data.smsoptout ? 'yes' : 'no' } : { smsoptout: 'no' }}
               action={(v) => ok(api.POST('/finance/customers/preferences', { body: { ...id, language: v.language, smsoptout: v.smsoptout === 'yes' } }))}
               success={() => t('messages.preferencesSaved')}
-              invalidates={[key]}
+              invalidates={[[...key, 'preferences']]}
             />
           </Group>
         )}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api, ok } from '../../api/client';
 import { ActionDialog } from '../../components/ActionDialog';
 import { PageTitle } from '../../components/Layout';
-import { DataTable, ErrorNote, PAGE_SIZE, Pager, useUrlFilters } from '../../components/ui';
+import { DataTable, ErrorNote, PAGE_SIZE, Pager, StatusBadge, useUrlFilters } from '../../components/ui';
 
 const ROLES = ['ADMIN', 'OPERATOR', 'COLLECTOR', 'PROVIDER'];
 
@@ -35,32 +35,36 @@ export default function UsersPage() {
       <DataTable
         caption={t('nav.users')}
         empty={t('common.none')}
-        head={[t('users.id'), t('users.username'), t('users.role'), '']}
+        head={[t('users.id'), t('users.username'), t('users.role'), t('users.state'), t('users.actions')]}
         rows={(users.data?.items ?? []).map((u) => [
           u.id,
           u.username,
           u.role,
+          <StatusBadge status={u.active ? 'ACTIVE' : 'DISABLED'} label={u.active ? t('users.active') : t('users.disabled')} />,
           <Group gap={4} wrap="nowrap">
-            <ActionDialog
-              label={t('users.disable')}
-              title={t('users.disableTitle', { username: u.username })}
-              color="red"
-              confirm={t('users.disableConfirm', { username: u.username })}
-              fields={[]}
-              submitLabel={t('users.disable')}
-              action={() => ok(api.POST('/finance/users/disable', { body: { id: u.id } }))}
-              success={said}
-              invalidates={[['users']]}
-            />
-            <ActionDialog
-              label={t('users.enable')}
-              title={t('users.enableTitle', { username: u.username })}
-              fields={[]}
-              submitLabel={t('users.enable')}
-              action={() => ok(api.POST('/finance/users/enable', { body: { id: u.id } }))}
-              success={said}
-              invalidates={[['users']]}
-            />
+            {u.active ? (
+              <ActionDialog
+                label={t('users.disable')}
+                title={t('users.disableTitle', { username: u.username })}
+                color="red"
+                confirm={t('users.disableConfirm', { username: u.username })}
+                fields={[]}
+                submitLabel={t('users.disable')}
+                action={() => ok(api.POST('/finance/users/disable', { body: { id: u.id } }))}
+                success={said}
+                invalidates={[['users']]}
+              />
+            ) : (
+              <ActionDialog
+                label={t('users.enable')}
+                title={t('users.enableTitle', { username: u.username })}
+                fields={[]}
+                submitLabel={t('users.enable')}
+                action={() => ok(api.POST('/finance/users/enable', { body: { id: u.id } }))}
+                success={said}
+                invalidates={[['users']]}
+              />
+            )}
             <ActionDialog
               label={t('users.resetPassword')}
               title={t('users.resetTitle', { username: u.username })}
