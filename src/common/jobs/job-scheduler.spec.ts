@@ -22,6 +22,13 @@ class Counter {
     if (this.runs === 2) throw new Error('a failing run');
   }
 
+  asked = 0;
+
+  @Scheduled('asked-for', () => ({ everyMs: 100, firstAfterMs: 1, evenWhenJobsDisabled: true }))
+  async askedFor(): Promise<void> {
+    this.asked++;
+  }
+
   @Scheduled('never', () => ({ everyMs: 0 }))
   async never(): Promise<void> {
     throw new Error('must not run');
@@ -52,10 +59,11 @@ describe('JobScheduler and @Scheduled', () => {
     expect(counter.runs).toBe(runs);
   });
 
-  it('runs nothing when JOBS_ENABLED=false', async () => {
+  it('runs nothing when JOBS_ENABLED=false but the work a user asked for', async () => {
     const { app, counter } = await start({ JOBS_ENABLED: 'false' });
     await sleep(250);
     await app.close();
     expect(counter.runs).toBe(0);
+    expect(counter.asked).toBeGreaterThan(0);
   });
 });

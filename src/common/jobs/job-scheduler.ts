@@ -8,6 +8,8 @@ export interface JobTiming {
   everyMs: number;
   /** The first run, when it must come sooner than `everyMs` after start. */
   firstAfterMs?: number;
+  /** Work a user asked for (an import), run even with JOBS_ENABLED=false. */
+  evenWhenJobsDisabled?: boolean;
 }
 
 export interface Job extends JobTiming {
@@ -65,7 +67,7 @@ export class JobScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private schedule(job: Job): void {
-    if (!this.config.jobsEnabled || !(job.everyMs > 0)) return;
+    if ((!this.config.jobsEnabled && !job.evenWhenJobsDisabled) || !(job.everyMs > 0)) return;
     if (this.names.has(job.name)) throw new Error(`Two scheduled jobs are named ${job.name}`);
     const logger = new Logger(job.name);
     const tick = () => void this.runOnce(job, logger);

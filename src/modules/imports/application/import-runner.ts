@@ -1,9 +1,10 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Role } from '../../../common/auth/role.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { isDatabaseUnavailable } from '../../../common/errors/http-error.js';
+import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { PaymentType } from '../../accounts/domain/payment-type.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import { ContractsService } from '../../contracts/application/contracts.service.js';
@@ -24,9 +25,8 @@ const POLL_MS = 2000;
  * are written beside the transaction, so they are seen while it runs.
  */
 @Injectable()
-export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
+export class ImportRunner implements OnModuleDestroy {
   private readonly logger = new Logger(ImportRunner.name);
-  private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
@@ -39,15 +39,15 @@ export class ImportRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly contracts: ContractsService,
   ) {}
 
-  /** Always on, whatever JOBS_ENABLED says: an import is work a user asked for, not a scheduled job. */
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.kick(), POLL_MS);
+  /** Looks for stored jobs every POLL_MS and at start, whatever JOBS_ENABLED says: an import is work a user asked for. */
+  @Scheduled('import-jobs', () => ({ everyMs: POLL_MS, firstAfterMs: 0, evenWhenJobsDisabled: true }))
+  async poll(): Promise<void> {
     this.kick();
+    await this.running;
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     await this.running;
   }
 
