@@ -6,28 +6,17 @@ import { AuthUser } from '../../../common/auth/role.js';
 import { notFound } from '../../../common/errors/domain-error.js';
 import { Page } from '../../../common/http/pagination.js';
 import { readCsv } from '../domain/csv-file.js';
-import { ImportKind, ImportMode, ImportStatus, parseMapping, RowError } from '../domain/import-file.js';
+import { ImportKind, ImportMode, ImportStatus, parseMapping } from '../domain/import-file.js';
 import { ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
 import { ImportRunner } from './import-runner.js';
 import { ImportValidator } from './import-validator.js';
 
-export interface ImportView {
+/** An import as clients see it: the stored record's own fields, with its id, progress and times for people. */
+export interface ImportView
+  extends Pick<ImportRecordRow, 'kind' | 'mode' | 'source' | 'status' | 'filename' | 'notify' | 'rows' | 'valid' | 'applied' | 'skipped' | 'processed' | 'errorcount' | 'errors' | 'message'> {
   importid: number;
-  kind: ImportKind;
-  mode: ImportMode;
-  source: string;
-  status: ImportStatus;
-  filename: string;
-  notify: boolean;
-  rows: number;
-  valid: number;
-  applied: number;
-  skipped: number;
-  processed: number;
+  /** per cent of the rows processed */
   progress: number;
-  errorcount: number;
-  errors: RowError[];
-  message: string | null;
   createdat: string;
   finishedat: string | null;
 }
