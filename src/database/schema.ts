@@ -24,6 +24,7 @@ import { CollectionCallsRepossessed1765152000000 } from './migrations/1765152000
 import { SearchIndexes1765238400000 } from './migrations/1765238400000-SearchIndexes.js';
 import { CustomerMessages1765324800000 } from './migrations/1765324800000-CustomerMessages.js';
 import { Imports1765411200000 } from './migrations/1765411200000-Imports.js';
+import { ReceiptFacts1765584000000 } from './migrations/1765584000000-ReceiptFacts.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -40,4 +41,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   CollectionCallsRepossessed1765152000000,
   SearchIndexes1765238400000,
   CustomerMessages1765324800000,
-  Imports1765411200000];
+  Imports1765411200000,
+  ReceiptFacts1765584000000];

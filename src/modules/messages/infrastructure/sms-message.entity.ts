@@ -1,18 +1,23 @@
-import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-/** The SMS outbox (migration 1765324800000); read and written with SQL in MessagesRepository. */
+/** The SMS outbox (migrations 1765324800000, 1765584000000); read and written with SQL in MessagesRepository. */
 @Entity('sms_messages')
+@Index('sms_messages_event_key_key', ['eventKey'], { unique: true, where: 'event_key IS NOT NULL' })
 export class SmsMessageEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' }) id: string;
   @Column({ name: 'customer_id', type: 'integer' }) customerId: number;
   @Column({ name: 'customer_deal_id', type: 'integer', nullable: true }) customerDealId: number | null;
   @Column({ type: 'varchar', length: 20 }) kind: string;
-  @Column({ name: 'event_key', type: 'varchar', length: 120, nullable: true, unique: true }) eventKey: string | null;
+  @Column({ name: 'event_key', type: 'varchar', length: 120, nullable: true }) eventKey: string | null;
   @Column({ name: 'due_date', type: 'date', nullable: true }) dueDate: string | null;
-  @Column({ type: 'varchar', length: 5 }) language: string;
-  @Column({ type: 'varchar', length: 1000 }) text: string;
-  @Column({ type: 'varchar', length: 5 }) encoding: string;
-  @Column({ type: 'integer' }) segments: number;
+  @Column({ type: 'varchar', length: 5, nullable: true }) language: string | null;
+  @Column({ type: 'varchar', length: 1000, nullable: true }) text: string | null;
+  @Column({ type: 'varchar', length: 5, nullable: true }) encoding: string | null;
+  @Column({ type: 'integer', nullable: true }) segments: number | null;
+  @Column({ name: 'payment_id', type: 'bigint', nullable: true }) paymentId: string | null;
+  @Column({ type: 'numeric', precision: 14, scale: 2, nullable: true }) amount: string | null;
+  @Column({ type: 'numeric', precision: 14, scale: 2, nullable: true }) balance: string | null;
+  @Column({ name: 'paid_up_to', type: 'date', nullable: true }) paidUpTo: string | null;
   @Column({ type: 'varchar', length: 12, default: 'PENDING' }) status: string;
   @Column({ type: 'varchar', length: 32, nullable: true }) telephone: string | null;
   @Column({ type: 'integer', default: 0 }) attempts: number;
