@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { Role } from '../src/common/auth/role.js';
 import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { DealEvents } from '../src/modules/contracts/application/deal-events.js';
@@ -132,6 +133,30 @@ describe('Customer messages by SMS', () => {
     await settle();
     expect((await messagesOf(c.customerid)).map((m) => m.kind)).toEqual(['REGISTERED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED']);
     expect(sms.sentTo(c.telephone)).toHaveLength(4);
+  });
+
+  it('writes the receipt inside the payment’s statement: no round trip of its own', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000).expect(201); // unlocked: the next payment only moves the paid-up date (a SYNC)
+    const sent: Array<{ client: pg.Client; text: string }> = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text: string };
+      sent.push({ client: this, text: typeof q === 'string' ? q : q.text });
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await post('/finance/amlogs/callback', { transaction: { id: 'MM-ROUND-TRIPS', amount: 45000, tag: c.payg } }, provider).expect(200);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    const start = sent.findIndex((q) => q.text === 'START TRANSACTION');
+    const transaction = sent.slice(start).filter((q) => q.client === sent[start].client);
+    const statements = transaction.slice(0, transaction.findIndex((q) => q.text === 'COMMIT') + 1);
+    // notification stored and deal locked; ledger row, deal and receipt; the device's new paid-up date
+    expect(statements.map((q) => q.text.replace(/\s+/g, ' ').slice(0, 30))).toEqual(['START TRANSACTION', expect.stringMatching(/^WITH /), expect.stringMatching(/^WITH p AS/), expect.stringMatching(/^INSERT INTO device_commands/), 'COMMIT']);
+    expect(statements.filter((q) => q.text.includes('sms_messages')).map((q) => q.text)).toEqual([expect.stringMatching(/^WITH p AS[^]*INSERT INTO sms_messages/)]);
+    expect((await messagesOf(c.customerid)).map((m) => m.kind)).toEqual(['REGISTERED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED']);
   });
 
   it('queues reminders once per due date and offset, holds them through quiet hours, in the customer’s language, not to opted-out customers', async () => {
