@@ -4,7 +4,8 @@
 // BENCH_PROFILE=1 (write a CPU profile of the service to bench/profiles/), BENCH_RAW=0 (skip the raw baseline),
 // BENCH_RESULTS (where to write the results, default bench/results.json), BENCH_INSTANCES (service processes
 // on the one database, default 1; the load is shared out among them, p50/p99 are the worst instance's).
-// BENCH_WARMUP (seconds of unrecorded load before each scenario, default 3).
+// BENCH_WARMUP (seconds of unrecorded load before each scenario, default 3). Each row also gets cpuMsPerRequest:
+// the CPU time of the serving process(es) and of the bench PostgreSQL server per request (Linux /proc).
 // Scenario import (not in the default list): a CSV of BENCH_IMPORT_ROWS customers (default 100000) POSTed to
 // /finance/imports in apply mode and polled until DONE; seconds from the POST and the service's peak RSS.
 // Scenario export (not in the default list): BENCH_EXPORT_PAYMENTS payments (default 1000000, seeded by SQL)
@@ -17,7 +18,7 @@
 // SIGNIN_ADDRESS_LIMIT (e.g. 1000000 so that every attempt reaches argon2 instead of the 429 of the address limit).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -81,6 +82,29 @@ async function seed(url, n) {
   return deal.id;
 }
 
+/**
+ * CPU time (ms) used so far by the given processes and by every process of the PostgreSQL server
+ * listening on `pgPort` (the postmaster's children: backends, WAL writer, checkpointer…), from
+ * /proc/<pid>/stat. Read before and after a scenario, it gives the CPU each request cost, a figure
+ * much less moved by other load on a shared machine than req/s (Linux only; zeros elsewhere).
+ */
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+function cpuMs(pids, pgPort) {
+  const read = (path) => { try { return readFileSync(path, 'utf8'); } catch { return ''; } };
+  const stat = (pid) => {
+    const text = read(`/proc/${pid}/stat`);
+    if (!text) return null;
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' '); // after the command name: state, ppid, … utime (12th), stime (13th)
+    return { ppid: String(f[1]), ms: (Number(f[11]) + Number(f[12])) * TICK_MS };
+  };
+  let procs;
+  try { procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return { service: 0, postgres: 0 }; }
+  const postmaster = procs.find((pid) => { const args = read(`/proc/${pid}/cmdline`).split('\0'); return args.includes('-D') && args[args.indexOf('-p') + 1] === String(pgPort); });
+  let postgres = 0;
+  if (postmaster) for (const pid of procs) { const s = stat(pid); if (s && (pid === postmaster || s.ppid === postmaster)) postgres += s.ms; }
+  return { service: pids.reduce((a, pid) => a + (stat(pid)?.ms ?? 0), 0), postgres };
+}
+
 function startProcess(cmd, args, env) {
   const proc = spawn(cmd, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -92,17 +116,23 @@ async function warmUp(connections, opts, urls = [opts.url]) {
   if (WARMUP > 0) await Promise.all(urls.map((url) => autocannon({ duration: WARMUP, connections: Math.ceil(connections / urls.length), pipelining: 1, ...opts, url })));
 }
 
+/** What measure() reads CPU time of: the processes serving the scenario and the PostgreSQL server's port. */
+const cpuOf = { pids: [], pgPort: 0 };
+
 async function measure(name, connections, opts, urls = [opts.url]) {
   // several instances: one autocannon per instance, the connections shared out, run side by side
+  const cpuBefore = cpuMs(cpuOf.pids, cpuOf.pgPort);
   const runs = await Promise.all(urls.map((url) => autocannon({ duration: SECONDS, connections: Math.ceil(connections / urls.length), pipelining: 1, ...opts, url })));
+  const cpuAfter = cpuMs(cpuOf.pids, cpuOf.pgPort);
   const sum = (f) => runs.reduce((a, r) => a + f(r), 0);
   const row = {
     scenario: name, connections, rps: Math.round(sum((r) => r.requests.average)),
     p50: Math.max(...runs.map((r) => r.latency.p50)), p90: Math.max(...runs.map((r) => r.latency.p90)), p97_5: Math.max(...runs.map((r) => r.latency.p97_5)), p99: Math.max(...runs.map((r) => r.latency.p99)),
     errors: sum((r) => r.errors + r.timeouts + (r.non2xx ?? 0)), requests: sum((r) => r.requests.total),
+    cpuMsPerRequest: { service: +((cpuAfter.service - cpuBefore.service) / Math.max(1, sum((r) => r.requests.total))).toFixed(3), postgres: +((cpuAfter.postgres - cpuBefore.postgres) / Math.max(1, sum((r) => r.requests.total))).toFixed(3) },
     ...(urls.length > 1 ? { instances: urls.length } : {}),
   };
-  log(`${name.padEnd(22)} c=${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  errors ${row.errors}${urls.length > 1 ? `  (${urls.length} instances)` : ''}`);
+  log(`${name.padEnd(22)} c=${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  errors ${row.errors}${urls.length > 1 ? `  (${urls.length} instances)` : ''}  CPU/request: service ${row.cpuMsPerRequest.service} ms, postgres ${row.cpuMsPerRequest.postgres} ms`);
   return row;
 }
 
@@ -256,6 +286,7 @@ async function main() {
       service.urls.push(url);
     }
     service.url = service.urls[0];
+    Object.assign(cpuOf, { pids: serviceProcs.map((p) => p.proc.pid), pgPort: Number(new URL(db.url).port) });
     const dealid = await seed(db.url, CUSTOMERS);
     // ver: the first administrator's token version (a password change or a disable would raise it)
     const token = (role, id) => jwt.sign({ sub: id, username: 'admin', role, env: 'uat', ver: 1 }, SECRET, { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: '2h' });
@@ -320,6 +351,7 @@ async function main() {
       await new Promise((resolve, reject) => spawn(process.execPath, [rawScript, 'seed', String(CUSTOMERS)], { env: { PATH: process.env.PATH, DATABASE_URL: rawUrl }, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error('raw seed failed')))));
       const rawPort = await freePort();
       rawProc = startProcess(process.execPath, [rawScript], { DATABASE_URL: rawUrl, PORT: String(rawPort), SECRET });
+      cpuOf.pids = [rawProc.proc.pid];
       await new Promise((r) => setTimeout(r, 1000));
       const raw = () => ({ url: `http://127.0.0.1:${rawPort}`, requests: [{ setupRequest: (r) => ({ ...r, ...post('/', { transaction: { id: uniqueId(), amount: 10, tag: `BPAYG${randomCustomer()}` } }) }) }] });
       await warmUp(CONNECTIONS[0], raw());

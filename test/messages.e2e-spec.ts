@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { Role } from '../src/common/auth/role.js';
 import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
+import { DealEvents } from '../src/modules/contracts/application/deal-events.js';
 import { MessagesService } from '../src/modules/messages/application/messages.service.js';
 import { SmsDeliveryWorker } from '../src/modules/messages/application/sms-delivery.worker.js';
 import { SmsSimulator, startSmsSimulator } from '../tools/simulators/sms-simulator.js';
@@ -9,6 +11,7 @@ import { startTestApp, TestApp } from './support/test-app.js';
 
 const CALLBACK_KEY = 'sms-callback-key-0123456789';
 const INSTRUCTIONS = 'Pay with MTN MoMo to merchant 123456, your PAYG code as reference.';
+const smsEnv = (url: string) => ({ SMS_API_URL: url, SMS_USERNAME: 'sandbox', SMS_API_KEY: 'at-key', SMS_SENDER_ID: 'PAYGCO', SMS_CALLBACK_KEY: CALLBACK_KEY, PAYMENT_INSTRUCTIONS: INSTRUCTIONS });
 
 interface Msg {
   messageid: number;
@@ -33,12 +36,19 @@ describe('Customer messages by SMS', () => {
   let dealid: number;
   let worker: SmsDeliveryWorker;
   let service: MessagesService;
+  /** more instances on the same database, closed last: closing one while another runs breaks that one's entity repositories (TypeORM shares them within a process) */
+  const instances: TestApp[] = [];
+  const startInstance = async (options: { now: Date; env?: Record<string, string> }) => {
+    const instance = await startTestApp({ databaseUrl: t.databaseUrl, ...options });
+    instances.push(instance);
+    return instance;
+  };
 
   beforeAll(async () => {
     sms = await startSmsSimulator({ apiKey: 'at-key', username: 'sandbox' });
     t = await startTestApp({
       now: new Date('2026-03-10T08:00:00Z'),
-      env: { SMS_API_URL: sms.url, SMS_USERNAME: 'sandbox', SMS_API_KEY: 'at-key', SMS_SENDER_ID: 'PAYGCO', SMS_CALLBACK_KEY: CALLBACK_KEY, PAYMENT_INSTRUCTIONS: INSTRUCTIONS },
+      env: smsEnv(sms.url),
     });
     await t.app.listen(0, '127.0.0.1');
     sms.setCallbackUrl(`${await t.app.getUrl()}/sms/delivery-reports?key=${CALLBACK_KEY}`);
@@ -54,6 +64,7 @@ describe('Customer messages by SMS', () => {
       t.clock.set(new Date('2026-04-09T08:00:00Z'));
       await expectLedgerConsistent(t);
     } finally {
+      for (const instance of instances) await instance.close();
       await t.close();
       await sms.close();
     }
@@ -98,7 +109,7 @@ describe('Customer messages by SMS', () => {
     expect(sms.sentTo(c.telephone)).toHaveLength(5);
   });
 
-  it('sends one receipt for a duplicated callback, for 50 concurrent copies, and none for a refused payment', async () => {
+  it('sends one receipt for a duplicated callback, for 50 concurrent copies, and none for a refused or rolled-back payment', async () => {
     const c = await registerCustomer(t, dealid);
     const callback = (id: string) => post('/finance/amlogs/callback', { transaction: { id, amount: 45000, tag: c.payg } }, provider);
     expect((await callback('MM-DUP-1').expect(200)).body.status).toBe('APPLIED');
@@ -109,9 +120,43 @@ describe('Customer messages by SMS', () => {
     // a payment that fails (reference used) rolls back with its receipt
     await pay(c.customerid, 1000, 'REF-ONCE').expect(201);
     await pay(c.customerid, 1000, 'REF-ONCE').expect(409);
+    // and so does one whose transaction fails after the statement that wrote the receipt (the callback holds it)
+    let failOnce = true;
+    t.app.get(DealEvents).subscribe(async () => {
+      if (failOnce) {
+        failOnce = false;
+        throw new Error('injected failure after the payment');
+      }
+    });
+    expect((await callback('MM-ROLLED-BACK').expect(200)).body.status).toBe('UNMATCHED');
+    expect(failOnce).toBe(false);
     await settle();
     expect((await messagesOf(c.customerid)).map((m) => m.kind)).toEqual(['REGISTERED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED']);
     expect(sms.sentTo(c.telephone)).toHaveLength(4);
+  });
+
+  it('writes the receipt inside the payment’s statement: no round trip of its own', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000).expect(201); // unlocked: the next payment only moves the paid-up date (a SYNC)
+    const sent: Array<{ client: pg.Client; text: string }> = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text: string };
+      sent.push({ client: this, text: typeof q === 'string' ? q : q.text });
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await post('/finance/amlogs/callback', { transaction: { id: 'MM-ROUND-TRIPS', amount: 45000, tag: c.payg } }, provider).expect(200);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    const start = sent.findIndex((q) => q.text === 'START TRANSACTION');
+    const transaction = sent.slice(start).filter((q) => q.client === sent[start].client);
+    const statements = transaction.slice(0, transaction.findIndex((q) => q.text === 'COMMIT') + 1);
+    // notification stored and deal locked; ledger row, deal and receipt; the device's new paid-up date
+    expect(statements.map((q) => q.text.replace(/\s+/g, ' ').slice(0, 30))).toEqual(['START TRANSACTION', expect.stringMatching(/^WITH /), expect.stringMatching(/^WITH p AS/), expect.stringMatching(/^INSERT INTO device_commands/), 'COMMIT']);
+    expect(statements.filter((q) => q.text.includes('sms_messages')).map((q) => q.text)).toEqual([expect.stringMatching(/^WITH p AS[^]*INSERT INTO sms_messages/)]);
+    expect((await messagesOf(c.customerid)).map((m) => m.kind)).toEqual(['REGISTERED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED']);
   });
 
   it('queues reminders once per due date and offset, holds them through quiet hours, in the customer’s language, not to opted-out customers', async () => {
@@ -206,6 +251,47 @@ describe('Customer messages by SMS', () => {
     await t.http.post('/finance/messages/send').set('x-access-token', operator).type('form').send(`customerid=${c.customerid}&text=hi`).expect(415);
     await report({ status: 'Success' }).expect(400);
     sms.setCallbackUrl(`${await t.app.getUrl()}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+  });
+
+  it('keeps messages PENDING while no gateway is configured and says so on /health; a receipt is worded in the customer’s language when sent', async () => {
+    // a second instance on the same database, without the gateway's settings
+    const bare = await startInstance({ now: new Date('2026-03-10T08:00:00Z') });
+    const bareOperator = await bare.token(Role.OPERATOR);
+    const c = await registerCustomer(bare, dealid);
+    await bare.http.post('/finance/customers/preferences').set('x-access-token', bareOperator).send({ customerid: c.customerid, language: 'sw', smsoptout: true }).expect(200);
+    await bare.http.post('/finance/payments/load').set('x-access-token', bareOperator).send({ customerid: c.customerid, amount: 45000, reference: `P-${Math.random()}`, narration: 'cash' }).expect(201);
+    expect(await bare.app.get(SmsDeliveryWorker).drain()).toBe(0);
+    expect((await bare.http.get('/health').expect(200)).body).toMatchObject({ status: 'ok', sms: 'not configured' });
+    const receipt = 'Tumepokea malipo yako ya UGX 45,000, asante. Salio: UGX 495,000. Kifaa chako kimelipiwa hadi 9 Aprili 2026.';
+    const waiting = await messagesOf(c.customerid);
+    expect(waiting.map((m) => `${m.kind}:${m.status}:${m.attempts}`)).toEqual(['REGISTERED:PENDING:0', 'PAYMENT_RECEIVED:PENDING:0']);
+    // stored as figures, listed worded in the customer's language (the opt-out concerns reminders only)
+    expect(waiting[1]).toMatchObject({ language: 'sw', encoding: 'GSM-7', segments: 1, text: receipt });
+    const receiptRow = `SELECT language, text, encoding, segments, amount, balance, paid_up_to FROM sms_messages WHERE customer_id = $1 AND kind = 'PAYMENT_RECEIVED'`;
+    expect(await t.db.query(receiptRow, [c.customerid])).toEqual([{ language: null, text: null, encoding: null, segments: null, amount: '45000.00', balance: '495000.00', paid_up_to: '2026-04-09' }]);
+    expect(sms.sentTo(c.telephone)).toEqual([]);
+    // an instance with the gateway sends them, once, the receipt worded and stored as sent
+    await settle();
+    await settle();
+    expect(sms.sentTo(c.telephone).map((m) => m.message)).toEqual([expect.stringMatching(/^Welcome!/), receipt]);
+    expect(await t.db.query(receiptRow, [c.customerid])).toEqual([{ language: 'sw', text: receipt, encoding: 'GSM-7', segments: 1, amount: '45000.00', balance: '495000.00', paid_up_to: '2026-04-09' }]);
+  });
+
+  it('sends at most SMS_RATE_PER_MINUTE messages in a minute of the clock, the rest after it', async () => {
+    await settle(); // nothing left over from the other tests
+    const capped = await startInstance({ now: new Date('2026-03-10T09:00:00Z'), env: { ...smsEnv(sms.url), SMS_RATE_PER_MINUTE: '3' } });
+    const c = await registerCustomer(capped, dealid);
+    for (let i = 1; i <= 4; i++) {
+      await capped.http.post('/finance/messages/send').set('x-access-token', await capped.token(Role.OPERATOR)).send({ customerid: c.customerid, text: `Burst ${i}` }).expect(201);
+    }
+    const cappedWorker = capped.app.get(SmsDeliveryWorker);
+    expect(await cappedWorker.drain()).toBe(3);
+    capped.clock.set(new Date('2026-03-10T09:00:59Z'));
+    expect(await cappedWorker.drain()).toBe(0);
+    expect(sms.sentTo(c.telephone)).toHaveLength(3);
+    capped.clock.set(new Date('2026-03-10T09:01:00Z'));
+    expect(await cappedWorker.drain()).toBe(2);
+    expect(sms.sentTo(c.telephone).map((m) => m.message)).toEqual([expect.stringMatching(/^Welcome!/), 'Burst 1', 'Burst 2', 'Burst 3', 'Burst 4']);
   });
 
   it('sends an operator’s own message, lists by customer and status, and refuses what it cannot send', async () => {

@@ -15,6 +15,7 @@ import { CollectionCallsRepossessed1765152000000 } from './migrations/1765152000
 import { SearchIndexes1765238400000 } from './migrations/1765238400000-SearchIndexes.js';
 import { CustomerMessages1765324800000 } from './migrations/1765324800000-CustomerMessages.js';
 import { Imports1765411200000 } from './migrations/1765411200000-Imports.js';
+import { ReceiptFacts1765584000000 } from './migrations/1765584000000-ReceiptFacts.js';
 import { ListingIndexes1765670400000 } from './migrations/1765670400000-ListingIndexes.js';
 import { TelephoneSuffixSearch1765756800000 } from './migrations/1765756800000-TelephoneSuffixSearch.js';
 
@@ -33,6 +34,7 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   SearchIndexes1765238400000,
   CustomerMessages1765324800000,
   Imports1765411200000,
+  ReceiptFacts1765584000000,
   ListingIndexes1765670400000,
   TelephoneSuffixSearch1765756800000,
 ];

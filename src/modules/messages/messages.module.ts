@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContractsModule } from '../contracts/contracts.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
+import { MessageWording } from './application/message-wording.js';
 import { MessagesService } from './application/messages.service.js';
 import { RemindersJob } from './application/reminders.job.js';
 import { SmsDeliveryWorker } from './application/sms-delivery.worker.js';
@@ -16,7 +17,7 @@ import { AfricasTalkingGateway, SmsGateway } from './infrastructure/sms-gateway.
 @Module({
   imports: [CustomersModule, ContractsModule],
   controllers: [MessagesController, DeliveryReportsController],
-  providers: [MessagesService, MessagesRepository, SmsDeliveryWorker, RemindersJob, DeliveryReportKeyGuard, { provide: SmsGateway, useClass: AfricasTalkingGateway }],
+  providers: [MessagesService, MessageWording, MessagesRepository, SmsDeliveryWorker, RemindersJob, DeliveryReportKeyGuard, { provide: SmsGateway, useClass: AfricasTalkingGateway }],
   exports: [MessagesService],
 })
 export class MessagesModule {}

@@ -205,7 +205,7 @@ export class ContractsService {
     const row = locked ?? (await this.lock(em, input.customerId));
     const after = applyPayment(termsOf(row), stateOf(row), input.amount, row.bonusdays, this.businessClock.today(), row.status === DealStatus.REPOSSESSED);
     const entry = { customerId: input.customerId, customerDealId: row.id, amount: input.amount.toFixed(), reference: input.reference, narration: input.narration, type: input.type, createdBy: input.createdBy };
-    const recorded = await this.contracts.recordPayment(em, entry, stateUpdate(after, row.bonusdays));
+    const recorded = await this.contracts.recordPayment(em, entry, stateUpdate(after, row.bonusdays), this.events.paymentRowWriters());
     if (!recorded) throw referenceUsed(input.reference);
     // the command names the payment by its id: a reference may be up to 255 characters, the reason column too
     const deal = await this.changed(em, row, after, row.bonusdays, `payment #${recorded.id}`, input.createdBy, undefined, { id: String(recorded.id), amount: input.amount });

@@ -25,6 +25,28 @@ export interface DealOpened {
 export type DealOpenedListener = (em: EntityManager, opened: DealOpened[], options: { notify: boolean }) => Promise<void>;
 
 /**
+ * A row another module writes inside the statement that records a payment (ContractsRepository's
+ * recordPayment: ledger row, deal update), so that what every payment causes there costs no round
+ * trip of its own. `sql` is one data-modifying statement (an `INSERT … SELECT … FROM paid`) that reads
+ * only the CTE `paid`, one row per payment recorded, none when the payment's reference was used already:
+ *
+ * | column | |
+ * | --- | --- |
+ * | `payment_id` | bigint, the ledger row's id |
+ * | `customer_id`, `customer_deal_id` | integer |
+ * | `amount` | numeric(14,2), the payment |
+ * | `type` | the ledger type (PaymentType) |
+ * | `status`, `balance`, `nextpaymentdate` | the deal as the payment leaves it |
+ *
+ * The module that owns the table owns the text; contracts composes it as it composes the ledger's
+ * append (accounts' ledger.sql.ts). `name` (lower-case letters and _) names its CTE.
+ */
+export interface PaymentRowWriter {
+  name: string;
+  sql: string;
+}
+
+/**
  * Lets modules above customers react to a deal's change inside the same transaction (collections
  * resolves a call once the deal is up to date) without customers depending on them.
  */
@@ -32,6 +54,8 @@ export type DealOpenedListener = (em: EntityManager, opened: DealOpened[], optio
 export class DealEvents {
   private readonly listeners: DealChangeListener[] = [];
   private readonly openedListeners: DealOpenedListener[] = [];
+  private readonly paymentWriters: PaymentRowWriter[] = [];
+  private paymentWritersSealed = false;
 
   subscribe(listener: DealChangeListener): void {
     this.listeners.push(listener);
@@ -43,6 +67,23 @@ export class DealEvents {
    */
   subscribeOpened(listener: DealOpenedListener): void {
     this.openedListeners.push(listener);
+  }
+
+  /**
+   * Adds a row to every payment's own statement (see PaymentRowWriter), in the payment's
+   * transaction: for modules that must write something per payment without a round trip. Only while
+   * the application starts (onModuleInit): the statement is prepared once, at the first payment.
+   */
+  writeWithPayment(writer: PaymentRowWriter): void {
+    if (this.paymentWritersSealed) throw new Error(`payment row writer ${writer.name} added after the first payment`);
+    if (!/^[a-z_]+$/.test(writer.name) || this.paymentWriters.some((w) => w.name === writer.name)) throw new Error(`payment row writer name ${writer.name} is not a new lower-case identifier`);
+    this.paymentWriters.push(writer);
+  }
+
+  /** For contracts: the writers to compose into the payment statement, final from the first call. */
+  paymentRowWriters(): readonly PaymentRowWriter[] {
+    this.paymentWritersSealed = true;
+    return this.paymentWriters;
   }
 
   async dealOpened(em: EntityManager, opened: DealOpened): Promise<void> {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery, preparedStatement } from '../../../common/database/prepared-query.js';
+import { PreparedStatement, preparedQuery, preparedStatement } from '../../../common/database/prepared-query.js';
 import { APPEND_LEDGER_ROW, LEDGER_TOTALS_BY_DEAL, ledgerEntryValues, LedgerRow, NewLedgerEntry } from '../../accounts/ledger.sql.js';
 import { ContractRow, LOCK_CONTRACT_OF, SELECT_CONTRACT } from '../contract.sql.js';
+import type { PaymentRowWriter } from '../application/deal-events.js';
 import { DealStatus } from '../domain/credit-policy.js';
 import { JOIN_CUSTOMER } from '../../customers/customer.sql.js';
 
@@ -36,7 +37,6 @@ export interface ContractWithLedger extends Omit<ContractRow, 'deal_id' | 'dealn
   granted_days: number;
 }
 
-/** customer_deals and bonus_grants: written here only. */
 /** An unlocked deal due soon (reminders). */
 export interface UnlockedDealDue {
   customerdealid: number;
@@ -47,25 +47,53 @@ export interface UnlockedDealDue {
   payg: string;
 }
 
-@Injectable()
-export class ContractsRepository {
-  private static readonly LOCK = preparedStatement(ContractsRepository, 'lockByCustomerId', LOCK_CONTRACT_OF('$1'));
-
-  /**
-   * The hottest write of the service in one round trip: the payment's ledger row (the ledger's own
-   * append, published by accounts) and the deal's new state, the deal changing only when the row
-   * went in (a reference its source already used changes nothing and answers null). The deal row
-   * must be locked by the caller.
-   */
-  private static readonly RECORD_PAYMENT = preparedStatement(
-    ContractsRepository,
-    'recordPayment',
-    `WITH p AS (${APPEND_LEDGER_ROW}),
+/**
+ * The hottest write of the service in one round trip: the payment's ledger row (the ledger's own
+ * append, published by accounts) and the deal's new state, the deal changing only when the row
+ * went in (a reference its source already used changes nothing and answers null), plus the rows
+ * other modules write per payment (DealEvents.writeWithPayment: an SMS receipt), which read the
+ * payment and the deal's new state from `paid`. The deal row must be locked by the caller.
+ * Data-modifying CTEs run once each whether or not the final SELECT reads them.
+ */
+function recordPaymentText(writers: readonly PaymentRowWriter[]): string {
+  if (!writers.length) {
+    return `WITH p AS (${APPEND_LEDGER_ROW}),
      d AS (
        UPDATE customer_deals SET status = $8, amountpaid = $9, balance = $10, overpaid = $11, bonusdays = $12, nextpaymentdate = $13, updated_at = now()
        WHERE id = $2 AND EXISTS (SELECT 1 FROM p))
-     SELECT * FROM p`,
-  );
+     SELECT * FROM p`;
+  }
+  return `WITH p AS (${APPEND_LEDGER_ROW}),
+     d AS (
+       UPDATE customer_deals SET status = $8, amountpaid = $9, balance = $10, overpaid = $11, bonusdays = $12, nextpaymentdate = $13, updated_at = now()
+       WHERE id = $2 AND EXISTS (SELECT 1 FROM p)
+       RETURNING id, status, balance, nextpaymentdate),
+     paid AS (
+       SELECT p.id AS payment_id, p.customer_id, d.id AS customer_deal_id, p.amount, p.type, d.status, d.balance, d.nextpaymentdate FROM p, d),
+     ${writers.map((w) => `${w.name} AS (${w.sql})`).join(',\n     ')}
+     SELECT * FROM p`;
+}
+
+/** One prepared statement per set of writers, shared by every application in the process (tests start several). */
+const recordPaymentStatements = new Map<string, PreparedStatement>();
+const statementOfWriters = new WeakMap<readonly PaymentRowWriter[], PreparedStatement>();
+
+function recordPaymentStatement(writers: readonly PaymentRowWriter[]): PreparedStatement {
+  let statement = statementOfWriters.get(writers);
+  if (statement) return statement;
+  const method = ['recordPayment', ...writers.map((w) => w.name)].join('+');
+  const text = recordPaymentText(writers);
+  statement = recordPaymentStatements.get(method);
+  if (!statement) recordPaymentStatements.set(method, (statement = preparedStatement(ContractsRepository, method, text)));
+  if (statement.text !== text) throw new Error(`payment row writers named ${method} differ within one process`);
+  statementOfWriters.set(writers, statement);
+  return statement;
+}
+
+/** customer_deals and bonus_grants: written here only. */
+@Injectable()
+export class ContractsRepository {
+  private static readonly LOCK = preparedStatement(ContractsRepository, 'lockByCustomerId', LOCK_CONTRACT_OF('$1'));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -137,9 +165,9 @@ export class ContractsRepository {
     return rows[0].repossessed_at;
   }
 
-  /** The ledger row and the deal's new state in one statement (RECORD_PAYMENT); null when the reference was used. */
-  async recordPayment(em: EntityManager, entry: NewLedgerEntry, s: DealStateUpdate): Promise<LedgerRow | null> {
-    const rows = await preparedQuery<LedgerRow>(em, ContractsRepository.RECORD_PAYMENT, [
+  /** The ledger row, the deal's new state and the writers' rows in one statement (recordPaymentText); null when the reference was used. */
+  async recordPayment(em: EntityManager, entry: NewLedgerEntry, s: DealStateUpdate, writers: readonly PaymentRowWriter[]): Promise<LedgerRow | null> {
+    const rows = await preparedQuery<LedgerRow>(em, recordPaymentStatement(writers), [
       ...ledgerEntryValues(entry),
       s.status,
       s.amountpaid,

@@ -15,6 +15,7 @@ import { eventKey, MessageStatus, reminderOffsetFor, statusOfReport } from '../d
 import { smsSize } from '../domain/sms-encoding.js';
 import { Language, MessageKind, MessageTemplates, RenderedMessage } from '../domain/templates.js';
 import { MessageRow, MessagesRepository, PreferencesRow } from '../infrastructure/messages.repository.js';
+import { MessageWording } from './message-wording.js';
 
 export interface MessageView {
   messageid: number;
@@ -50,16 +51,17 @@ export interface DeliveryReport {
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
+/** A worded row (MessageWording.worded): language, text, encoding and segments are set. */
 export function messageView(row: MessageRow): MessageView {
   return {
     messageid: Number(row.id),
     customerid: row.customer_id,
     kind: row.kind,
     status: row.status,
-    language: row.language,
-    text: row.text,
-    encoding: row.encoding,
-    segments: row.segments,
+    language: row.language!,
+    text: row.text!,
+    encoding: row.encoding!,
+    segments: row.segments!,
     telephone: row.telephone,
     attempts: row.attempts,
     lasterror: row.last_error,
@@ -80,7 +82,9 @@ const REMINDER_CHUNK = 200;
 /**
  * Customer messages (DESIGN part 11). Each event writes its message into the outbox inside the
  * event's own transaction (DealEvents), keyed by the event, so a rolled-back payment sends nothing
- * and a repeated one nothing more; SmsDeliveryWorker sends them.
+ * and a repeated one nothing more; SmsDeliveryWorker sends them. A payment's receipt is the one
+ * exception to "keyed and worded here": it is a row of figures inside the payment's own statement
+ * (DealEvents.writeWithPayment, docs/performance.md), once per ledger row, worded when first sent.
  */
 @Injectable()
 export class MessagesService implements OnModuleInit {
@@ -94,11 +98,13 @@ export class MessagesService implements OnModuleInit {
     private readonly dealEvents: DealEvents,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly wording: MessageWording,
   ) {
-    this.templates = new MessageTemplates({ currency: config.currency, instructions: config.sms.paymentInstructions });
+    this.templates = wording.templates;
   }
 
   onModuleInit(): void {
+    this.dealEvents.writeWithPayment(this.messages.receiptRow);
     this.dealEvents.subscribeOpened(async (em, opened, { notify }) => {
       if (!notify) return;
       for (const one of opened) await this.onRegistered(em, one);
@@ -126,11 +132,8 @@ export class MessagesService implements OnModuleInit {
   }
 
   private async onDealChanged(em: EntityManager, change: DealChange): Promise<void> {
-    const { before, after, payment, customerId, customerDealId } = change;
-    if (payment) {
-      const facts = { amount: payment.amount.toFixed(), balance: after.balance.toFixed(), date: after.nextpaymentdate };
-      await this.write(em, MessageKind.PAYMENT_RECEIVED, eventKey.payment(payment.id), customerId, customerDealId, this.templates.renderAll(MessageKind.PAYMENT_RECEIVED, facts));
-    }
+    // a payment's receipt is written by the payment's own statement (MessagesRepository's RECEIPT_ROW)
+    const { before, after, customerId, customerDealId } = change;
     if (after.status === DealStatus.PAID_OFF && before.status !== DealStatus.PAID_OFF) {
       const c = await this.customers.get(customerId, em);
       const facts = { total: String(c.deal.totalamount) };
@@ -185,7 +188,7 @@ export class MessagesService implements OnModuleInit {
   async list(filter: { customerId?: number; status?: MessageStatus }, page: number, limit: number): Promise<Page<MessageView>> {
     if (filter.customerId !== undefined) await this.customers.assertExists(filter.customerId);
     const [rows, total] = await this.messages.list(filter, page, limit);
-    return { items: rows.map(messageView), total, page, limit };
+    return { items: rows.map((row) => messageView(this.wording.worded(row))), total, page, limit };
   }
 
   /** An operator's own message: sent whatever the hour and the opt-out (they concern reminders only). */
@@ -216,7 +219,7 @@ export class MessagesService implements OnModuleInit {
     let outcome = await this.messages.applyReport(report.id, final, reason);
     // A report can overtake the record of its own send (the gateway answered, the worker has not written
     // the id yet): while a send is in flight, look again for up to 2 s before calling the id unknown.
-    for (let i = 0; outcome === 'UNKNOWN' && i < 20 && (await this.messages.sendInFlight()); i++) {
+    for (let i = 0; outcome === 'UNKNOWN' && i < 20 && (await this.messages.sendInFlight(this.clock.now())); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       outcome = await this.messages.applyReport(report.id, final, reason);
     }

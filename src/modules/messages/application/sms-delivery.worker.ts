@@ -10,6 +10,7 @@ import { GIVE_UP_AFTER_MS, isQuiet, MessageStatus, retryDelayMs } from '../domai
 import { MessageKind } from '../domain/templates.js';
 import { MessageRow, MessagesRepository } from '../infrastructure/messages.repository.js';
 import { SmsGateway } from '../infrastructure/sms-gateway.js';
+import { MessageWording } from './message-wording.js';
 
 const BATCH = 20;
 
@@ -33,6 +34,7 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
     private readonly gateway: SmsGateway,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly wording: MessageWording,
   ) {
     this.hourOf = new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone: config.businessTimeZone });
   }
@@ -71,7 +73,7 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
   }
 
   private async round(): Promise<number> {
-    const due = await this.messages.claimDue(BATCH, this.config.sms.ratePerMinute, !this.quietNow());
+    const due = await this.messages.claimDue(BATCH, this.config.sms.ratePerMinute, !this.quietNow(), this.clock.now());
     // one customer's messages in the order they were written (a receipt before the lock notice it preceded), customers side by side
     const byCustomer = new Map<number, MessageRow[]>();
     for (const m of due) byCustomer.set(m.customer_id, [...(byCustomer.get(m.customer_id) ?? []), m]);
@@ -81,7 +83,11 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
     return due.length;
   }
 
-  private async deliver(m: MessageRow): Promise<void> {
+  private async deliver(claimed: MessageRow): Promise<void> {
+    // a receipt is worded in the customer's language before its first send, and keeps that text
+    const wording = this.wording.wordingOf(claimed);
+    if (wording) await this.messages.word(claimed.id, wording);
+    const m = this.wording.worded(claimed);
     let customer: CustomerView;
     try {
       customer = await this.customers.get(m.customer_id);
@@ -97,7 +103,7 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
     if (Date.now() - new Date(m.created_at).getTime() > GIVE_UP_AFTER_MS) {
       return this.messages.markClosed(m.id, MessageStatus.FAILED, customer.telephone, `not sent within 48 hours: ${m.last_error ?? 'no answer'}`);
     }
-    const outcome = await this.gateway.send({ to: customer.telephone, text: m.text });
+    const outcome = await this.gateway.send({ to: customer.telephone, text: m.text! });
     if (outcome.kind === 'SENT') return this.messages.markSent(m.id, customer.telephone, outcome.messageId, outcome.cost);
     if (outcome.kind === 'REJECTED') {
       this.logger.warn(`message ${m.id} (${m.kind}) rejected by the gateway: ${outcome.reason}`);

@@ -12,10 +12,12 @@ export const MessageStatus = stringEnum('PENDING', 'SENT', 'DELIVERED', 'FAILED'
 export type MessageStatus = EnumValue<typeof MessageStatus>;
 export const MESSAGE_STATUSES = Object.values(MessageStatus);
 
-/** The unique key of the event a message tells about: one message per event, whatever repeats it. */
+/**
+ * The unique key of the event a message tells about: one message per event, whatever repeats it.
+ * A payment's receipt has none: it is written once per ledger row by the payment's own statement.
+ */
 export const eventKey = {
   registered: (customerId: number) => `REGISTERED:${customerId}`,
-  payment: (paymentId: string | number) => `PAYMENT_RECEIVED:${paymentId}`,
   reminder: (customerDealId: number, due: string, offset: number) => `REMINDER:${customerDealId}:${due}:${offset}`,
   locked: (customerDealId: number, due: string) => `LOCKED:${customerDealId}:${due}`,
   paidOff: (customerDealId: number) => `PAID_OFF:${customerDealId}`,

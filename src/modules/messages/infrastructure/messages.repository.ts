@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery, preparedStatement } from '../../../common/database/prepared-query.js';
+import type { PaymentRowWriter } from '../../contracts/application/deal-events.js';
 import { MessageStatus } from '../domain/message.js';
 import type { Language, MessageKind, RenderedMessage } from '../domain/templates.js';
 
@@ -11,10 +12,18 @@ export interface MessageRow {
   customer_deal_id: number | null;
   kind: MessageKind;
   due_date: string | null;
-  language: Language;
-  text: string;
-  encoding: string;
-  segments: number;
+  /** language, text, encoding, segments: null on a receipt not worded yet (see RECEIPT_ROW) */
+  language: Language | null;
+  text: string | null;
+  encoding: string | null;
+  segments: number | null;
+  /** a receipt's figures: the payment, the balance and paid-up date it left */
+  payment_id: string | null;
+  amount: string | null;
+  balance: string | null;
+  paid_up_to: string | null;
+  /** the customer's chosen language, read with a receipt not worded yet (null otherwise, or when they chose none) */
+  preferred_language: Language | null;
   status: MessageStatus;
   telephone: string | null;
   attempts: number;
@@ -47,8 +56,22 @@ export interface PreferencesRow {
   sms_opt_out: boolean;
 }
 
-const COLUMNS = `id, customer_id, customer_deal_id, kind, due_date, language, text, encoding, segments, status, telephone, attempts, next_attempt_at,
-  last_error, failure_reason, gateway_message_id, cost, sent_at, delivered_at, created_at`;
+const COLUMNS = `id, customer_id, customer_deal_id, kind, due_date, language, text, encoding, segments, payment_id, amount, balance, paid_up_to, status, telephone,
+  attempts, next_attempt_at, last_error, failure_reason, gateway_message_id, cost, sent_at, delivered_at, created_at,
+  CASE WHEN text IS NULL THEN (SELECT language FROM customer_preferences cp WHERE cp.customer_id = sms_messages.customer_id) END AS preferred_language`;
+
+/**
+ * A payment's receipt, written inside the statement that records the payment (contracts composes it,
+ * DealEvents.writeWithPayment): no round trip of its own, in the payment's transaction, one per
+ * ledger row (the ledger's unique reference decides, so a repeated callback writes none). It holds
+ * the figures only; the delivery worker words it in the customer's language before the first send
+ * (MessageWording), and a list shows it worded meanwhile. Receipts ignore the opt-out, which concerns reminders.
+ */
+const RECEIPT_ROW: PaymentRowWriter = {
+  name: 'sms_receipt',
+  sql: `INSERT INTO sms_messages (customer_id, customer_deal_id, kind, payment_id, amount, balance, paid_up_to)
+    SELECT customer_id, customer_deal_id, 'PAYMENT_RECEIVED', payment_id, amount, balance, nextpaymentdate FROM paid`,
+};
 
 /**
  * One statement for every event: the customer's language is read from their preferences (or the
@@ -60,7 +83,7 @@ const INSERT_EVENT = `
   FROM unnest($7::text[], $8::text[], $9::text[], $10::int[]) AS r(language, text, encoding, segments)
   LEFT JOIN customer_preferences p ON p.customer_id = $1
   WHERE r.language = coalesce(p.language, $6) AND NOT ($11 AND coalesce(p.sms_opt_out, false))
-  ON CONFLICT (event_key) DO NOTHING
+  ON CONFLICT (event_key) WHERE event_key IS NOT NULL DO NOTHING
   RETURNING id`;
 
 /** Claims by one worker at a time across instances, so the send-rate cap counts every instance's sends. */
@@ -73,6 +96,17 @@ export class MessagesRepository {
   private static readonly INSERT_EVENT = preparedStatement(MessagesRepository, 'insertEvent', INSERT_EVENT);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The receipt row for contracts' payment statement (RECEIPT_ROW). */
+  readonly receiptRow: PaymentRowWriter = RECEIPT_ROW;
+
+  /** A receipt worded at last (by the worker, before its first send); a receipt worded already keeps its text. */
+  async word(id: string, m: RenderedMessage): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sms_messages SET language = $2, text = $3, encoding = $4, segments = $5, updated_at = now() WHERE id = $1 AND text IS NULL`,
+      [id, m.language, m.text, m.encoding, m.segments],
+    );
+  }
 
   /** true when the message was written, false when the event had its message already (or the customer opted out). */
   async insertEvent(em: EntityManager, m: NewEventMessage): Promise<boolean> {
@@ -102,23 +136,27 @@ export class MessagesRepository {
   }
 
   /**
-   * Due messages for this worker, at most what the send-rate cap leaves of the last minute: the
+   * Due messages for this worker, at most what the send-rate cap leaves of the minute up to `now`
+   * (the injected Clock: `last_attempt_at` is stamped with it, so tests move the cap's minute): the
    * claim takes a transaction-level advisory lock (claims are short and serialised, the sends are
    * not), marks each row attempted and leases it for a minute, so no other instance sends it meanwhile.
    */
-  async claimDue(limit: number, ratePerMinute: number, withReminders: boolean): Promise<MessageRow[]> {
+  async claimDue(limit: number, ratePerMinute: number, withReminders: boolean, now: Date): Promise<MessageRow[]> {
     return this.dataSource.transaction(async (em) => {
       await em.query(`SELECT pg_advisory_xact_lock(${RATE_LOCK})`);
-      const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM sms_messages WHERE last_attempt_at > now() - interval '1 minute'`)) as Array<{ n: number }>;
+      const [{ n }] = (await em.query(
+        `SELECT count(*)::int AS n FROM sms_messages WHERE last_attempt_at > $1::timestamptz - interval '1 minute' AND last_attempt_at <= $1::timestamptz`,
+        [now],
+      )) as Array<{ n: number }>;
       const room = Math.min(limit, ratePerMinute - n);
       if (room <= 0) return [];
       // TypeORM answers an UPDATE with [rows, affected count]
       const [rows] = (await em.query(
-        `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = now(), next_attempt_at = now() + interval '${LEASE_SECONDS} seconds', updated_at = now()
+        `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = $2, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds', updated_at = now()
          WHERE id IN (SELECT id FROM sms_messages WHERE status = 'PENDING' AND next_attempt_at <= now() ${withReminders ? '' : `AND kind <> 'REMINDER'`}
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
-        [room],
+        [room, now],
       )) as [MessageRow[], number];
       return rows.sort((a, b) => Number(a.id) - Number(b.id));
     });
@@ -161,10 +199,12 @@ export class MessagesRepository {
     return rows[0].moved ? 'APPLIED' : rows[0].known ? 'UNCHANGED' : 'UNKNOWN';
   }
 
-  /** A send is under way somewhere: a message claimed in the last 15 s whose outcome is not recorded yet. */
-  async sendInFlight(): Promise<boolean> {
+  /** A send is under way somewhere: a message claimed in the 15 s up to `now` (Clock) whose outcome is not recorded yet. */
+  async sendInFlight(now: Date): Promise<boolean> {
     const rows = (await this.dataSource.query(
-      `SELECT 1 FROM sms_messages WHERE status = 'PENDING' AND last_attempt_at > now() - interval '15 seconds' AND next_attempt_at > now() + interval '30 seconds' LIMIT 1`,
+      `SELECT 1 FROM sms_messages WHERE status = 'PENDING' AND last_attempt_at > $1::timestamptz - interval '15 seconds' AND last_attempt_at <= $1::timestamptz
+         AND next_attempt_at > now() + interval '30 seconds' LIMIT 1`,
+      [now],
     )) as unknown[];
     return rows.length > 0;
   }
