@@ -3784,7 +3784,7 @@ export interface operations {
                 /** @description Page number, from 1. */
                 page?: number;
                 salesstage?: "ENROLLMENT" | "VERIFICATION" | "DELIVERY" | "ACTIVE" | "CLOSED";
-                /** @description Part of the name or telephone, or a whole PAYG code, IMEI or account number. */
+                /** @description Part of the name (a term with a letter), the last digits of the telephone (four or more), a whole telephone number as people write it, or a whole PAYG code, IMEI or account number. */
                 search?: string;
                 status?: "PENDING" | "APPROVED" | "REPOSSESSED";
             };

@@ -73,7 +73,7 @@ export class CustomerListQuery extends PageQuery {
   @IsIn(SALES_STAGES)
   salesstage?: SalesStage;
 
-  @SearchField({ description: 'Part of the name or telephone, or a whole PAYG code, IMEI or account number.', example: 'Nakato' })
+  @SearchField({ description: 'Part of the name (a term with a letter), the last digits of the telephone (four or more), a whole telephone number as people write it, or a whole PAYG code, IMEI or account number.', example: 'Nakato' })
   search?: string;
 }
 
