@@ -379,4 +379,16 @@ describe('CSV imports and exports', () => {
     expect(messages).toBe(0);
     await expectLedgerConsistent(t);
   }, LONG ? 600_000 : 120_000);
+
+  it('sends migrated customers the REGISTERED message only when asked (notify=true)', async () => {
+    const rows = [0, 1].map((i) => ({ ...good(), externalid: `NOTIFY-${i}` }));
+    const res = await upload(csv(rows.map(line)), { kind: 'customers', mode: 'apply', source: 'notify', notify: 'true' });
+    expect(res.status).toBe(202);
+    expect(await finished(res.body.importid)).toMatchObject({ status: 'DONE', applied: 2, notify: true });
+    const sent = await t.db.query(
+      `SELECT m.kind, count(*)::int AS n FROM sms_messages m JOIN import_rows ir ON ir.customer_id = m.customer_id WHERE ir.import_id = $1 GROUP BY m.kind`,
+      [res.body.importid],
+    );
+    expect(sent).toEqual([{ kind: 'REGISTERED', n: 2 }]);
+  });
 });

@@ -1988,7 +1988,7 @@ export interface components {
              */
             mode: "validate" | "apply";
             /**
-             * @description Send customers the usual messages. Stored with the import; messages are not sent by imports yet.
+             * @description customers: send each migrated customer the REGISTERED message (off by default: they are not new customers). Imported payments get their receipt either way.
              * @default false
              * @enum {string}
              */
