@@ -1,4 +1,4 @@
-import { Alert, Badge, Center, Group, Loader, Pagination, Table, Text } from '@mantine/core';
+import { Alert, Badge, Card, Center, Group, Loader, Pagination, Table, Text, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -63,6 +63,18 @@ export function ErrorNote({ error }: { error: unknown }) {
 }
 
 /** A table that scrolls sideways on a phone rather than squeezing its columns. */
+/** A titled part of a page: a landmark named by its heading, which is how people and the browser tests find it. */
+export function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Card withBorder component="section" aria-label={title}>
+      <Title order={2} size="h4" mb="xs">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
 export function DataTable({ head, rows, empty, caption }: { head: string[]; rows: React.ReactNode[][]; empty: string; caption?: string }) {
   return (
     // scrolls sideways on a phone; focusable so that a keyboard can scroll it too

@@ -1,4 +1,4 @@
-import { Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -6,7 +6,7 @@ import { api, ok } from '../../api/client';
 import { currentSession } from '../../api/session';
 import { ActionDialog } from '../../components/ActionDialog';
 import { PageTitle } from '../../components/Layout';
-import { DataTable, ErrorNote, Loading, StatusBadge, useFormat } from '../../components/ui';
+import { DataTable, ErrorNote, Loading, Section, StatusBadge, useFormat } from '../../components/ui';
 import { MessagesTable } from '../messages/MessagesPage';
 
 const message = (fallback: string) => (r: unknown) => (r as { message?: string } | undefined)?.message ?? fallback;
@@ -24,16 +24,6 @@ function Figure({ label, value }: { label: string; value: React.ReactNode }) {
   );
 }
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Card withBorder component="section" aria-label={title}>
-      <Title order={2} size="h4" mb="xs">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
 
 export default function CustomerPage() {
   const { t } = useTranslation();

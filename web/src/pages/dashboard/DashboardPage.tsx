@@ -1,12 +1,12 @@
 import { BarChart, DonutChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, ok } from '../../api/client';
 import { ExportButton } from '../../components/ExportButton';
 import { PageTitle } from '../../components/Layout';
-import { ErrorNote, Loading, useFormat } from '../../components/ui';
+import { ErrorNote, Loading, Section, useFormat } from '../../components/ui';
 import { formatPercent } from '../../format';
 
 const COLOURS: Record<string, string> = { LOCKED: 'red.6', UNLOCKED: 'teal.6', PAID_OFF: 'blue.6', REPOSSESSED: 'gray.7', PENDING: 'yellow.6', CALLED: 'orange.6', RESOLVED: 'green.6', APPROVED: 'teal.6' };
@@ -29,16 +29,6 @@ function Figure({ label, value, hint }: { label: string; value: string | number;
   );
 }
 
-function ChartCard({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Card withBorder component="section" aria-label={title}>
-      <Title order={2} size="h4" mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
 
 const slices = (counts: Record<string, number>) => Object.entries(counts).map(([name, value]) => ({ name, value, color: COLOURS[name] ?? 'gray.5' }));
 
@@ -75,7 +65,7 @@ export default function DashboardPage() {
           ))}
         </SimpleGrid>
       )}
-      <ChartCard title={t('dashboard.paymentsPerDay')}>
+      <Section title={t('dashboard.paymentsPerDay')}>
         {perDay.data && (
           <BarChart
             h={240}
@@ -86,10 +76,10 @@ export default function DashboardPage() {
             tickLine="y"
           />
         )}
-      </ChartCard>
+      </Section>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <ChartCard title={t('dashboard.dealsByStatus')}>{p && <DonutChart data={slices(p.dealsbystatus)} withLabels withLabelsLine={false} mx="auto" />}</ChartCard>
-        <ChartCard title={t('dashboard.callsByState')}>{calls.data && <DonutChart data={slices(calls.data)} withLabels withLabelsLine={false} mx="auto" />}</ChartCard>
+        <Section title={t('dashboard.dealsByStatus')}>{p && <DonutChart data={slices(p.dealsbystatus)} withLabels withLabelsLine={false} mx="auto" />}</Section>
+        <Section title={t('dashboard.callsByState')}>{calls.data && <DonutChart data={slices(calls.data)} withLabels withLabelsLine={false} mx="auto" />}</Section>
       </SimpleGrid>
     </Stack>
   );

@@ -1,11 +1,11 @@
-import { Alert, Button, FileInput, Group, Progress, SegmentedControl, Stack, Text, Title, Card } from '@mantine/core';
+import { Alert, Button, FileInput, Group, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ok, type Schemas } from '../../api/client';
 import { PageTitle } from '../../components/Layout';
-import { DataTable, ErrorNote, PAGE_SIZE, Pager, StatusBadge, useFormat, useUrlFilters } from '../../components/ui';
+import { DataTable, ErrorNote, PAGE_SIZE, Pager, Section, StatusBadge, useFormat, useUrlFilters } from '../../components/ui';
 
 type Import = Schemas['ImportResponse'];
 type Kind = 'customers' | 'payments';
@@ -69,10 +69,7 @@ export default function ImportsPage() {
   return (
     <Stack>
       <PageTitle>{t('nav.imports')}</PageTitle>
-      <Card withBorder component="section" aria-label={t('imports.upload')}>
-        <Title order={2} size="h4" mb="xs">
-          {t('imports.upload')}
-        </Title>
+      <Section title={t('imports.upload')}>
         <Stack gap="sm">
           <Group align="end">
             <FileInput
@@ -121,12 +118,9 @@ export default function ImportsPage() {
             </Alert>
           )}
         </Stack>
-      </Card>
+      </Section>
 
-      <Card withBorder component="section" aria-label={t('imports.list')}>
-        <Title order={2} size="h4" mb="xs">
-          {t('imports.list')}
-        </Title>
+      <Section title={t('imports.list')}>
         <ErrorNote error={imports.error} />
         <DataTable
           caption={t('imports.list')}
@@ -135,7 +129,7 @@ export default function ImportsPage() {
           rows={(imports.data?.items ?? []).map((i) => [fmt.time(i.createdat), i.filename, i.kind, i.mode, <ImportStatus key={i.importid} item={i} />, i.rows, i.applied, <ImportProgress key={i.importid} item={i} />])}
         />
         <Pager total={imports.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
-      </Card>
+      </Section>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,7 +7,7 @@ import { api, ok, type Schemas } from '../../api/client';
 import { CustomerPicker } from '../../components/CustomerPicker';
 import { ExportButton } from '../../components/ExportButton';
 import { PageTitle } from '../../components/Layout';
-import { DataTable, ErrorNote, PAGE_SIZE, Pager, StatusBadge, useAction, useFormat, useUrlFilters } from '../../components/ui';
+import { DataTable, ErrorNote, PAGE_SIZE, Pager, Section, StatusBadge, useAction, useFormat, useUrlFilters } from '../../components/ui';
 
 type Unmatched = Schemas['UnmatchedResponse'];
 
@@ -52,10 +52,7 @@ function Reconcile() {
     onDone: (r) => setResult(`${r.reference}: ${r.status} — ${r.message}`),
   });
   return (
-    <Card withBorder component="section" aria-label={t('payments.reconcile')}>
-      <Title order={2} size="h4" mb="xs">
-        {t('payments.reconcile')}
-      </Title>
+    <Section title={t('payments.reconcile')}>
       <form onSubmit={form.onSubmit((v) => recon.mutate(v))} noValidate>
         <Group align="end">
           <TextInput label={t('payments.reference')} {...form.getInputProps('reference')} style={{ flex: 1, minWidth: 180 }} />
@@ -69,7 +66,7 @@ function Reconcile() {
           {result}
         </Text>
       )}
-    </Card>
+    </Section>
   );
 }
 
@@ -85,10 +82,7 @@ function Lookup() {
     onDone: (r) => setResult(t('payments.lookupResult', r)),
   });
   return (
-    <Card withBorder component="section" aria-label={t('payments.lookup')}>
-      <Title order={2} size="h4" mb="xs">
-        {t('payments.lookup')}
-      </Title>
+    <Section title={t('payments.lookup')}>
       <form onSubmit={form.onSubmit((v) => lookup.mutate(v))} noValidate>
         <Group align="end">
           <TextInput type="date" label={t('payments.startdate')} {...form.getInputProps('startdate')} />
@@ -104,7 +98,7 @@ function Lookup() {
           {result}
         </Text>
       )}
-    </Card>
+    </Section>
   );
 }
 
@@ -118,10 +112,7 @@ function Recent() {
     queryFn: () => ok(api.POST('/finance/payments/recent', { body: { customerid: customerid!, limit: 20 } })),
   });
   return (
-    <Card withBorder component="section" aria-label={t('payments.recent')}>
-      <Title order={2} size="h4" mb="xs">
-        {t('payments.recent')}
-      </Title>
+    <Section title={t('payments.recent')}>
       <CustomerPicker label={t('payments.customer')} value={customerid} onChange={setCustomerid} />
       {customerid !== null && (
         <DataTable
@@ -130,7 +121,7 @@ function Recent() {
           rows={(recent.data ?? []).map((p) => [fmt.time(p.createdat), fmt.money(p.amount), p.reference, p.type, p.narration])}
         />
       )}
-    </Card>
+    </Section>
   );
 }
 
@@ -147,10 +138,7 @@ export default function PaymentsPage() {
   return (
     <Stack>
       <PageTitle>{t('nav.payments')}</PageTitle>
-      <Card withBorder component="section" aria-label={t('payments.unmatched')}>
-        <Title order={2} size="h4" mb="xs">
-          {t('payments.unmatched')}
-        </Title>
+      <Section title={t('payments.unmatched')}>
         <ErrorNote error={unmatched.error} />
         <DataTable
           empty={t('payments.noneUnmatched')}
@@ -168,7 +156,7 @@ export default function PaymentsPage() {
           ])}
         />
         <Pager total={unmatched.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
-      </Card>
+      </Section>
       {assigning && <AssignDialog item={assigning} onClose={() => setAssigning(null)} />}
       <Reconcile />
       <Lookup />
