@@ -104,7 +104,7 @@ export class ImportRunner implements OnModuleDestroy {
   private async apply(em: EntityManager, record: ImportRecordRow, content: Buffer): Promise<ImportOutcome> {
     const checked = await this.validator.validate(content, record.kind, record.source, record.mapping, em);
     const counts = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped };
-    const outcome = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped, errorcount: checked.errors.length, errors: checked.errors };
+    const outcome = { ...counts, errorcount: checked.errors.length, errors: checked.errors };
     if (checked.errors.length > 0) return { ...outcome, status: ImportStatus.FAILED, applied: 0, message: 'Nothing was applied: correct the rows listed and upload the file again.' };
     await this.imports.progress(record.id, ImportStatus.APPLYING, 0, counts);
     let applied = 0;
