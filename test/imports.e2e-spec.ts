@@ -380,6 +380,31 @@ describe('CSV imports and exports', () => {
     await expectLedgerConsistent(t);
   }, LONG ? 600_000 : 120_000);
 
+  it('reads a stored file back a slice at a time, byte for byte, with a character cut at a slice boundary', async () => {
+    const { FILE_SLICE_BYTES, ImportsRepository } = await import('../src/modules/imports/infrastructure/imports.repository.js');
+    const imports = t.app.get(ImportsRepository);
+    // two-byte characters from one byte before the first boundary: the first slice ends inside one
+    const content = Buffer.concat([Buffer.alloc(FILE_SLICE_BYTES - 1, 'a'), Buffer.from('é'.repeat(FILE_SLICE_BYTES / 2 + 7)), Buffer.from('z\r\n')]);
+    // rolled back (never committed): no worker sees this job
+    class RolledBack {
+      constructor(readonly slices: Buffer[]) {}
+    }
+    const slices = await t.db
+      .transaction(async (em) => {
+        const [{ id }] = (await em.query(`INSERT INTO imports (kind, mode, source, status, filehash) VALUES ('customers', 'apply', 'slices', 'VALIDATING', repeat('s', 64)) RETURNING id`)) as Array<{ id: number }>;
+        await em.query('INSERT INTO import_jobs (import_id, content) VALUES ($1, $2)', [id, content]);
+        const read: Buffer[] = [];
+        for await (const slice of imports.storedFile(id, em)) read.push(slice);
+        throw new RolledBack(read);
+      })
+      .then(
+        () => [],
+        (error: unknown) => (error instanceof RolledBack ? error.slices : Promise.reject(error)),
+      );
+    expect(slices.map((s) => s.length)).toEqual([FILE_SLICE_BYTES, FILE_SLICE_BYTES, content.length - 2 * FILE_SLICE_BYTES]);
+    expect(Buffer.concat(slices).equals(content)).toBe(true);
+  });
+
   it('sends migrated customers the REGISTERED message only when asked (notify=true)', async () => {
     const rows = [0, 1].map((i) => ({ ...good(), externalid: `NOTIFY-${i}` }));
     const res = await upload(csv(rows.map(line)), { kind: 'customers', mode: 'apply', source: 'notify', notify: 'true' });

@@ -90,7 +90,7 @@ export class ImportRunner implements OnModuleDestroy {
       }
       await em.query('SAVEPOINT import_apply');
       try {
-        await this.imports.finish(record.id, await this.apply(em, record, job.content), em);
+        await this.imports.finish(record.id, await this.apply(em, record), em);
       } catch (error) {
         if (!(error instanceof DomainError) || isDatabaseUnavailable(error)) throw error;
         // a clash the checks could not see (another request took a PAYG code meanwhile): nothing of the file stays
@@ -101,15 +101,16 @@ export class ImportRunner implements OnModuleDestroy {
     });
   }
 
-  private async apply(em: EntityManager, record: ImportRecordRow, content: Buffer): Promise<ImportOutcome> {
-    const checked = await this.validator.validate(content, record.kind, record.source, record.mapping, em);
+  /** Two passes over the stored file, each reading it a slice at a time: check all of it, then check and write chunk by chunk. */
+  private async apply(em: EntityManager, record: ImportRecordRow): Promise<ImportOutcome> {
+    const checked = await this.validator.validate(this.imports.storedFile(record.id, em), record.kind, record.source, record.mapping, em);
     const counts = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped };
     const outcome = { ...counts, errorcount: checked.errors.length, errors: checked.errors };
     if (checked.errors.length > 0) return { ...outcome, status: ImportStatus.FAILED, applied: 0, message: 'Nothing was applied: correct the rows listed and upload the file again.' };
     await this.imports.progress(record.id, ImportStatus.APPLYING, 0, counts);
     let applied = 0;
     let processed = 0;
-    await this.validator.validate(content, record.kind, record.source, record.mapping, em, async (chunk) => {
+    await this.validator.validate(this.imports.storedFile(record.id, em), record.kind, record.source, record.mapping, em, async (chunk) => {
       applied += await this.applyChunk(em, record, chunk);
       processed += chunk.customers.length + chunk.payments.length + chunk.skipped;
       await this.imports.progress(record.id, ImportStatus.APPLYING, processed);

@@ -9,7 +9,7 @@ import { BusinessClock } from '../../../common/time/business-clock.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import { DealsService } from '../../deals/application/deals.service.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
-import { readCsv } from '../domain/csv-file.js';
+import { FileBytes, readCsv } from '../domain/csv-file.js';
 import { columnsOf, CustomerRow, ImportKind, PaymentRow, readCustomerRow, readPaymentRow, RowError, UniqueInFile } from '../domain/import-file.js';
 import { ImportsRepository } from '../infrastructure/imports.repository.js';
 
@@ -76,9 +76,9 @@ export class ImportValidator {
     private readonly businessClock: BusinessClock,
   ) {}
 
-  /** `content`: the file as uploaded. */
+  /** `bytes`: the file as uploaded, or its stored copy read a slice at a time. */
   async validate(
-    content: Buffer,
+    bytes: FileBytes,
     kind: ImportKind,
     source: string,
     mapping: Record<string, string> | null,
@@ -103,7 +103,7 @@ export class ImportValidator {
       if (errors.length > before) throw new Error(`import: row ${errors[before].row} failed a check the first pass had passed`);
       await apply({ customers: kind === 'customers' ? (good as CustomerRow[]) : [], payments: kind === 'payments' ? (good as PaymentRow[]) : [], skipped: rows.length - fresh.length });
     };
-    const file = await readCsv(content, (header) => {
+    const file = await readCsv(bytes, (header) => {
       const columns = columnsOf(header, kind, mapping);
       return async (row, cells) => {
         const value = read(row, cells, columns, context, errors);

@@ -79,7 +79,7 @@ export class ImportsService {
     const record = { kind: form.kind, mode: form.mode, source: form.source, filename: file.filename.slice(0, 255), filehash, mapping, notify: form.notify, createdBy: actor.id };
     if (form.mode === 'validate') {
       // a read-only transaction: one snapshot of the book, and the deal rows read FOR SHARE as registration reads them
-      const checked = await this.dataSource.transaction('REPEATABLE READ', (em) => this.validator.validate(file.content, form.kind, form.source, mapping, em));
+      const checked = await this.dataSource.transaction('REPEATABLE READ', (em) => this.validator.validate([file.content], form.kind, form.source, mapping, em));
       const outcome = { status: ImportStatus.DONE, rows: checked.rows, valid: checked.valid, applied: 0, skipped: checked.skipped, errorcount: checked.errors.length, errors: checked.errors };
       const id = await this.imports.insert({ ...record, status: ImportStatus.DONE }, outcome, null);
       return { view: { ...(await this.get(id!)), errors: checked.errors }, accepted: false };
@@ -87,7 +87,7 @@ export class ImportsService {
     const earlier = await this.imports.findApplyByHash(filehash);
     if (earlier) return { view: importView(earlier), accepted: false };
     // refused now if it is not a UTF-8 CSV file with a header; counted for the progress bar
-    const csv = await readCsv(file.content);
+    const csv = await readCsv([file.content]);
     const id = await this.imports.insert({ ...record, status: ImportStatus.VALIDATING }, { status: ImportStatus.VALIDATING, rows: csv.records, valid: 0, applied: 0, skipped: 0, errorcount: 0, errors: [] }, file.content);
     if (id === null) return { view: importView((await this.imports.findApplyByHash(filehash))!), accepted: false };
     this.runner.kick();

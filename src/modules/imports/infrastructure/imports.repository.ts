@@ -51,11 +51,16 @@ export interface ImportOutcome {
   message?: string | null;
 }
 
-/** The job an instance holds (row-locked) for the whole of its apply transaction. */
+/** The job an instance holds (row-locked) for the whole of its apply transaction; its file is read with `storedFile`. */
 export interface ClaimedJob {
   import_id: number;
-  content: Buffer;
 }
+
+/**
+ * A stored file is read back in slices of this size: a 50 MB file never becomes one 100 MB hex
+ * answer (which the connection's read buffer would keep for its lifetime) or one string.
+ */
+export const FILE_SLICE_BYTES = 1 << 20;
 
 /** Errors stored with a record: enough to correct a file, bounded so that a record stays small. */
 export const STORED_ERRORS_MAX = 1000;
@@ -111,8 +116,17 @@ export class ImportsRepository {
    * job is free again when PostgreSQL ends its session, and its writes are rolled back with it.
    */
   async claim(em: EntityManager): Promise<ClaimedJob | null> {
-    const rows = (await em.query('SELECT import_id, content FROM import_jobs ORDER BY import_id LIMIT 1 FOR UPDATE SKIP LOCKED')) as ClaimedJob[];
+    const rows = (await em.query('SELECT import_id FROM import_jobs ORDER BY import_id LIMIT 1 FOR UPDATE SKIP LOCKED')) as ClaimedJob[];
     return rows[0] ?? null;
+  }
+
+  /** The file of a claimed job, FILE_SLICE_BYTES at a time, read in the claiming transaction. */
+  async *storedFile(importId: number, em: EntityManager): AsyncGenerator<Buffer> {
+    for (let from = 1; ; from += FILE_SLICE_BYTES) {
+      const [{ slice }] = (await em.query('SELECT substring(content FROM $2 FOR $3) AS slice FROM import_jobs WHERE import_id = $1', [importId, from, FILE_SLICE_BYTES])) as Array<{ slice: Buffer }>;
+      if (slice.length > 0) yield slice;
+      if (slice.length < FILE_SLICE_BYTES) return;
+    }
   }
 
   /** Applies are serialised across instances (one book, one bulk load at a time): false when another holds the lock. */
