@@ -24,3 +24,26 @@ export async function callPlatform(url: string, init: Omit<RequestInit, 'redirec
     throw new PlatformUnreachable(error as Error);
   }
 }
+
+/** Where another platform is and the key it wants, as configured; without an address it is not configured. */
+export interface PlatformSettings {
+  url?: string;
+  apiKey?: string;
+}
+
+/**
+ * The HTTP side of an adapter to another platform (mobile money, device lock, SMS gateway): it is
+ * configured once its address is set, and `call` is callPlatform on a path of that address.
+ */
+export abstract class HttpPlatform<S extends PlatformSettings = PlatformSettings> {
+  constructor(protected readonly settings: S) {}
+
+  get configured(): boolean {
+    return Boolean(this.settings.url);
+  }
+
+  /** callPlatform on `path` below the platform's address; ask only once `configured`. */
+  protected call(path: string, init: Omit<RequestInit, 'redirect' | 'signal'>): Promise<Response> {
+    return callPlatform(`${this.settings.url}${path}`, init);
+  }
+}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config.js';
 import { DeliveryWorker } from './application/delivery.worker.js';
 import { DeviceCommandsService } from './application/device-commands.service.js';
 import { DeviceCommandsRepository } from './infrastructure/device-commands.repository.js';
@@ -10,7 +11,7 @@ import { HttpLockPlatform, LockPlatform } from './infrastructure/lock-platform.j
  * transaction of every change it announces; the device routes above contracts are the devices module.
  */
 @Module({
-  providers: [DeviceCommandsService, DeviceCommandsRepository, DeliveryWorker, { provide: LockPlatform, useClass: HttpLockPlatform }],
+  providers: [DeviceCommandsService, DeviceCommandsRepository, DeliveryWorker, { provide: LockPlatform, inject: [AppConfig], useFactory: (config: AppConfig) => new HttpLockPlatform(config.deviceLock) }],
   exports: [DeviceCommandsService, DeliveryWorker],
 })
 export class DeviceCommandsModule {}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config.js';
 import { ContractsModule } from '../contracts/contracts.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { MessageWording } from './application/message-wording.js';
@@ -17,7 +18,7 @@ import { AfricasTalkingGateway, SmsGateway } from './infrastructure/sms-gateway.
 @Module({
   imports: [CustomersModule, ContractsModule],
   controllers: [MessagesController, DeliveryReportsController],
-  providers: [MessagesService, MessageWording, MessagesRepository, SmsDeliveryWorker, RemindersJob, DeliveryReportKeyGuard, { provide: SmsGateway, useClass: AfricasTalkingGateway }],
+  providers: [MessagesService, MessageWording, MessagesRepository, SmsDeliveryWorker, RemindersJob, DeliveryReportKeyGuard, { provide: SmsGateway, inject: [AppConfig], useFactory: (config: AppConfig) => new AfricasTalkingGateway(config.sms) }],
   exports: [MessagesService],
 })
 export class MessagesModule {}

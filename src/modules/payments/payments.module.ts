@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { ContractsModule } from '../contracts/contracts.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
@@ -13,7 +14,7 @@ import { MobileMoneyRepository } from './infrastructure/mobile-money.repository.
 @Module({
   imports: [CustomersModule, ContractsModule, AccountsModule],
   controllers: [PaymentsController, AmlogsController],
-  providers: [PaymentsService, MobileMoneyService, MobileMoneyRepository, LookupJob, { provide: MobileMoneyProvider, useClass: HttpMobileMoneyProvider }],
+  providers: [PaymentsService, MobileMoneyService, MobileMoneyRepository, LookupJob, { provide: MobileMoneyProvider, inject: [AppConfig], useFactory: (config: AppConfig) => new HttpMobileMoneyProvider(config.mobileMoney) }],
   exports: [MobileMoneyService],
 })
 export class PaymentsModule {}

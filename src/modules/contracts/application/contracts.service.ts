@@ -26,6 +26,13 @@ import { ContractsRepository, DealStateUpdate, NewContract, UnlockedDealDue } fr
 import { contractView, CustomerDealView, stateOf, termsOf } from './contract-view.js';
 import { DealChange, DealEvents } from './deal-events.js';
 
+/** The answer to bonus days granted (customers/bonus and device/bonus-days give the same). */
+export interface BonusGrantedView {
+  message: string;
+  customerid: number;
+  deal: CustomerDealView;
+}
+
 export interface CreditInput {
   customerId: number;
   amount: Money;
@@ -230,9 +237,10 @@ export class ContractsService {
     return this.save(em, row, after, bonusdays, `${days} bonus days`, actor.id, DeviceAction.SYNC);
   }
 
-  /** Bonus days in a transaction of their own (customers/bonus and device/bonus-days). */
-  grantBonusNow(customerId: number, days: number, actor: AuthUser, route: string): Promise<CustomerDealView> {
-    return this.dataSource.transaction((em) => this.grantBonus(em, customerId, days, actor, route));
+  /** Bonus days in a transaction of their own, with the answer customers/bonus and device/bonus-days give. */
+  async grantBonusNow(customerId: number, days: number, actor: AuthUser, route: string): Promise<BonusGrantedView> {
+    const deal = await this.dataSource.transaction((em) => this.grantBonus(em, customerId, days, actor, route));
+    return { message: `${days} bonus days granted.`, customerid: customerId, deal };
   }
 
   /** Re-pushes the paid-up state (a paid-off deal's release); only meaningful while the paid-up date is ahead. */

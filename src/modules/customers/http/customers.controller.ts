@@ -65,9 +65,8 @@ export class CustomersController {
     response: CustomerBonusResponse,
     errors: [404, 409],
   })
-  async bonus(@Body() body: CustomerBonusRequest, @CurrentUser() user: AuthUser): Promise<CustomerBonusResponse> {
-    const deal = await this.contracts.grantBonusNow(body.customerid, body.days, user, 'customers/bonus');
-    return { message: `${body.days} bonus days granted.`, customerid: body.customerid, deal };
+  bonus(@Body() body: CustomerBonusRequest, @CurrentUser() user: AuthUser): Promise<CustomerBonusResponse> {
+    return this.contracts.grantBonusNow(body.customerid, body.days, user, 'customers/bonus');
   }
 
   @Post('find')

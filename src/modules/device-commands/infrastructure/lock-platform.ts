@@ -1,6 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/app-config.js';
-import { callPlatform } from '../../../common/http/outbound.js';
+import { HttpPlatform } from '../../../common/http/outbound.js';
 import { DeviceAction } from '../domain/device-command.js';
 
 export interface PlatformCommand {
@@ -23,21 +21,12 @@ export abstract class LockPlatform {
 }
 
 /** HTTP adapter: POST {DEVICE_LOCK_API_URL}/commands, Bearer key, 10 s timeout, redirects refused. */
-@Injectable()
-export class HttpLockPlatform extends LockPlatform {
-  constructor(private readonly config: AppConfig) {
-    super();
-  }
-
-  get configured(): boolean {
-    return Boolean(this.config.deviceLock.url);
-  }
-
+export class HttpLockPlatform extends HttpPlatform implements LockPlatform {
   async send(command: PlatformCommand): Promise<void> {
-    if (!this.config.deviceLock.url) throw new LockPlatformError('device-lock platform not configured');
-    const response = await callPlatform(`${this.config.deviceLock.url}/commands`, {
+    if (!this.configured) throw new LockPlatformError('device-lock platform not configured');
+    const response = await this.call('/commands', {
       method: 'POST',
-      headers: { authorization: `Bearer ${this.config.deviceLock.apiKey ?? ''}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${this.settings.apiKey ?? ''}`, 'content-type': 'application/json' },
       body: JSON.stringify(command),
     }).catch((error: Error) => {
       throw new LockPlatformError(error.message);

@@ -34,9 +34,8 @@ export class DevicesService {
     return { message: `Device unlocked until ${command.unlockuntil}.`, unlockuntil: command.unlockuntil!, command };
   }
 
-  async bonusDays(customerId: number, days: number, actor: AuthUser, route: string) {
-    const deal = await this.contracts.grantBonusNow(customerId, days, actor, route);
-    return { message: `${days} bonus days granted.`, customerid: customerId, deal };
+  bonusDays(customerId: number, days: number, actor: AuthUser, route: string) {
+    return this.contracts.grantBonusNow(customerId, days, actor, route);
   }
 
   async syncStatus(customerId: number, actor: AuthUser) {

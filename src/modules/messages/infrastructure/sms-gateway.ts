@@ -1,6 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/app-config.js';
-import { callPlatform } from '../../../common/http/outbound.js';
+import type { AppConfig } from '../../../config/app-config.js';
+import { HttpPlatform } from '../../../common/http/outbound.js';
 
 export interface OutgoingSms {
   /** E.164 */
@@ -46,24 +45,15 @@ interface AtRecipient {
  * SMS_API_URL is https://api.africastalking.com (https://api.sandbox.africastalking.com with the
  * username `sandbox`), or the simulator's address.
  */
-@Injectable()
-export class AfricasTalkingGateway extends SmsGateway {
-  constructor(private readonly config: AppConfig) {
-    super();
-  }
-
-  get configured(): boolean {
-    return Boolean(this.config.sms.url);
-  }
-
+export class AfricasTalkingGateway extends HttpPlatform<AppConfig['sms']> implements SmsGateway {
   async send(sms: OutgoingSms): Promise<SendOutcome> {
-    const { url, username, apiKey, senderId } = this.config.sms;
-    if (!url) return { kind: 'RETRY', reason: 'SMS gateway not configured' };
+    if (!this.configured) return { kind: 'RETRY', reason: 'SMS gateway not configured' };
+    const { username, apiKey, senderId } = this.settings;
     const form = new URLSearchParams({ username: username ?? '', to: sms.to, message: sms.text });
     if (senderId) form.set('from', senderId);
     let response: Response;
     try {
-      response = await callPlatform(`${url}/version1/messaging`, {
+      response = await this.call('/version1/messaging', {
         method: 'POST',
         headers: { apiKey: apiKey ?? '', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
         body: form.toString(),

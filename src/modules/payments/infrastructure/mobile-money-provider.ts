@@ -1,6 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/app-config.js';
-import { callPlatform, PlatformUnreachable } from '../../../common/http/outbound.js';
+import { HttpPlatform, PlatformUnreachable } from '../../../common/http/outbound.js';
 import { providerFailed, providerNotConfigured, ProviderTransaction } from '../domain/mobile-money.js';
 
 /** The mobile-money provider as this service uses it (DESIGN part 6). */
@@ -34,20 +32,11 @@ function parseTransaction(value: unknown): ProviderTransaction {
 }
 
 /** HTTP adapter: Bearer key, 10 s timeout, redirects refused (a redirect is not the provider answering). */
-@Injectable()
-export class HttpMobileMoneyProvider extends MobileMoneyProvider {
-  constructor(private readonly config: AppConfig) {
-    super();
-  }
-
-  get configured(): boolean {
-    return Boolean(this.config.mobileMoney.url);
-  }
-
+export class HttpMobileMoneyProvider extends HttpPlatform implements MobileMoneyProvider {
   private async get(path: string): Promise<{ status: number; body: unknown }> {
-    if (!this.config.mobileMoney.url) throw providerNotConfigured();
-    const response = await callPlatform(`${this.config.mobileMoney.url}${path}`, {
-      headers: { authorization: `Bearer ${this.config.mobileMoney.apiKey ?? ''}`, accept: 'application/json' },
+    if (!this.configured) throw providerNotConfigured();
+    const response = await this.call(path, {
+      headers: { authorization: `Bearer ${this.settings.apiKey ?? ''}`, accept: 'application/json' },
     }).catch((error: PlatformUnreachable) => {
       // the provider's address is not shown to API clients
       throw providerFailed(error.timedOut ? error.message : 'unreachable');
