@@ -169,6 +169,8 @@ describe('Customers and accounts', () => {
       const get = (q: string) => t.http.get(`/finance/customers?${q}`).set('x-access-token', operator).expect(200).then((r) => r.body);
       const ids = (page: { items: Array<{ customerid: number }> }) => page.items.map((c) => c.customerid);
       expect(ids(await get('search=zebediah'))).toEqual([a.customerid]);
+      // the name's trigrams went into the index itself, not a pending list every search would read (migration NameSearchWithoutPendingList)
+      expect(await t.db.query(`SELECT reloptions FROM pg_class WHERE relname = 'customers_fullname_trgm_idx'`)).toEqual([{ reloptions: ['fastupdate=off'] }]);
       expect(ids(await get(`search=${a.payg}`))).toEqual([a.customerid]);
       expect(ids(await get(`search=${a.imei}`))).toEqual([a.customerid]);
       expect(ids(await get(`search=${a.telephone.slice(3)}`))).toEqual([a.customerid]);

@@ -18,6 +18,7 @@ import { Imports1765411200000 } from './migrations/1765411200000-Imports.js';
 import { ReceiptFacts1765584000000 } from './migrations/1765584000000-ReceiptFacts.js';
 import { ListingIndexes1765670400000 } from './migrations/1765670400000-ListingIndexes.js';
 import { TelephoneSuffixSearch1765756800000 } from './migrations/1765756800000-TelephoneSuffixSearch.js';
+import { NameSearchWithoutPendingList1765843200000 } from './migrations/1765843200000-NameSearchWithoutPendingList.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -37,4 +38,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   ReceiptFacts1765584000000,
   ListingIndexes1765670400000,
   TelephoneSuffixSearch1765756800000,
+  NameSearchWithoutPendingList1765843200000,
 ];
