@@ -22,4 +22,5 @@ USER node
 EXPOSE 3000
 VOLUME ["/app/.data"]
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "dist/src/main.js"]
+# V8 heap sizes: the same as `npm start` (package.json), see docs/performance.md (imports)
+CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=16", "dist/src/main.js"]

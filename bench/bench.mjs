@@ -128,6 +128,9 @@ function cpuMs(pids, pgPort) {
   return { service: pids.reduce((a, pid) => a + (stat(pid)?.ms ?? 0), 0), postgres };
 }
 
+/** The node flags of `npm start` (package.json): the bench runs the service as it is deployed. */
+const START_FLAGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+
 function startProcess(cmd, args, env) {
   const proc = spawn(cmd, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -312,7 +315,7 @@ async function main() {
     for (let i = 0; i < INSTANCES; i++) {
       const port = await freePort();
       const limits = process.env.BENCH_SIGNIN_ADDRESS_LIMIT ? { SIGNIN_ADDRESS_LIMIT: process.env.BENCH_SIGNIN_ADDRESS_LIMIT, SIGNIN_RATE_LIMIT: process.env.BENCH_SIGNIN_ADDRESS_LIMIT } : {};
-      const proc = startProcess(process.execPath, [...profile, 'dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20', ...limits });
+      const proc = startProcess(process.execPath, [...START_FLAGS, ...profile, 'dist/src/main.js'], { DATABASE_URL: db.url, PORT: String(port), JWT_SECRET: SECRET, LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-pw', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20', ...limits });
       serviceProcs.push(proc);
       const url = `http://127.0.0.1:${port}`;
       await waitFor(`${url}/health`).catch((e) => { throw new Error(`${e.message}: ${proc.err()}`); });
