@@ -32,6 +32,11 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
       const res = await w.t.http.get(path).expect(404);
       expect(res.body).toEqual({ message: `Cannot GET ${path}` });
     }
+    // the API's answers carry the same security headers as the client's pages
+    for (const res of [await w.t.http.get('/health').expect(200), await w.t.http.get('/finance/customers').expect(401)]) {
+      expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN', 'strict-transport-security': 'max-age=31536000; includeSubDomains', 'referrer-policy': 'no-referrer' });
+      expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    }
   });
 
   it('keeps Swagger UI working under the CSP', async () => {
