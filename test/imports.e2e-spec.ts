@@ -403,6 +403,8 @@ describe('CSV imports and exports', () => {
       );
     expect(slices.map((s) => s.length)).toEqual([FILE_SLICE_BYTES, FILE_SLICE_BYTES, content.length - 2 * FILE_SLICE_BYTES]);
     expect(Buffer.concat(slices).equals(content)).toBe(true);
+    // kept uncompressed (migration ImportFilesUncompressed): a slice is read without decompressing what comes before it
+    expect(await t.db.query(`SELECT attstorage FROM pg_attribute WHERE attrelid = 'import_jobs'::regclass AND attname = 'content'`)).toEqual([{ attstorage: 'e' }]);
   });
 
   it('sends migrated customers the REGISTERED message only when asked (notify=true)', async () => {

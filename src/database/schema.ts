@@ -19,6 +19,7 @@ import { ReceiptFacts1765584000000 } from './migrations/1765584000000-ReceiptFac
 import { ListingIndexes1765670400000 } from './migrations/1765670400000-ListingIndexes.js';
 import { TelephoneSuffixSearch1765756800000 } from './migrations/1765756800000-TelephoneSuffixSearch.js';
 import { NameSearchWithoutPendingList1765843200000 } from './migrations/1765843200000-NameSearchWithoutPendingList.js';
+import { ImportFilesUncompressed1765929600000 } from './migrations/1765929600000-ImportFilesUncompressed.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -39,4 +40,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   ListingIndexes1765670400000,
   TelephoneSuffixSearch1765756800000,
   NameSearchWithoutPendingList1765843200000,
+  ImportFilesUncompressed1765929600000,
 ];
