@@ -1,11 +1,11 @@
-import { readCsv } from './csv-file.js';
+import { FileBytes, readCsv } from './csv-file.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 /** The file cut into slices of `size` bytes, as the stored copy is read back. */
 const sliced = (data: Uint8Array, size: number) =>
   Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size));
 
-const recordsOf = async (slices: Iterable<Uint8Array> | AsyncIterable<Uint8Array>) => {
+const recordsOf = async (slices: FileBytes) => {
   const records: Array<[number, string[]]> = [];
   const file = await readCsv(slices, () => (row, cells) => void records.push([row, cells]));
   return { header: file.header, count: file.records, records };
