@@ -1,5 +1,5 @@
-import helmet from '@fastify/helmet';
 import { MAX_PARAM_LENGTH, tooLongParameterMessage } from './common/http/limits.js';
+import { addSecurityHeaders } from './common/http/security-headers.js';
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -64,7 +64,7 @@ const notFound = (request: FastifyRequest, reply: FastifyReply) =>
  * headers are added and `/` answers the JSON 404 as before.
  */
 export async function setUpWebClient(app: NestFastifyApplication, root = WEB_CLIENT_DIR): Promise<void> {
-  await app.register(helmet, { contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY } });
+  addSecurityHeaders(app.getHttpAdapter().getInstance(), { contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY } });
   if (!existsSync(join(root, 'index.html'))) return;
   const files = filesUnder(root);
   await app.register(fastifyStatic, { root, serve: false });
