@@ -1,7 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
-import type { FastifyRequest } from 'fastify';
-import { Observable, tap } from 'rxjs';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthUser } from '../auth/role.js';
 import { AuditWriter } from './audit-writer.js';
 
@@ -22,27 +21,37 @@ function recordIdOf(...sources: unknown[]): string | null {
   return null;
 }
 
-/** Records every successful state-changing request: who, which route, which record, when. */
+/**
+ * Records every successful state-changing request: who, which route, which record, when. It reads
+ * the answer as the handler returned it, before it is written as JSON (Fastify's preSerialization
+ * hook), so error answers (4xx, 5xx) are never recorded. A hook rather than a Nest interceptor:
+ * one global interceptor puts every request of the service through rxjs (docs/performance.md).
+ */
 @Injectable()
-export class AuditInterceptor implements NestInterceptor {
-  constructor(private readonly writer: AuditWriter) {}
+export class AuditHook implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly writer: AuditWriter,
+  ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: AuthUser }>();
-    if (READ_METHODS.has(request.method)) return next.handle();
-    return next.handle().pipe(
-      tap((result) => {
-        const status = (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? 201;
-        this.writer.record({
-          userId: request.user?.id ?? null,
-          method: request.method,
-          route: request.routeOptions?.url ?? request.url,
-          recordId: recordIdOf(result, request.body),
-          status,
-          requestId: String(request.id),
-          at: new Date(),
-        });
-      }),
-    );
+  onModuleInit(): void {
+    // hooks added before the server is ready apply to every route, also those registered already
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('preSerialization', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+      if (!READ_METHODS.has(request.method) && reply.statusCode < 400) this.record(request as FastifyRequest & { user?: AuthUser }, reply.statusCode, payload);
+      done(null, payload);
+    });
+  }
+
+  private record(request: FastifyRequest & { user?: AuthUser }, status: number, answer: unknown): void {
+    this.writer.record({
+      userId: request.user?.id ?? null,
+      method: request.method,
+      route: request.routeOptions?.url ?? request.url,
+      recordId: recordIdOf(answer, request.body),
+      status,
+      requestId: String(request.id),
+      at: new Date(),
+    });
   }
 }

@@ -1,11 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { AuditInterceptor } from './audit.interceptor.js';
+import { AuditHook } from './audit.hook.js';
 import { AuditWriter } from './audit-writer.js';
 
 @Global()
 @Module({
-  providers: [AuditWriter, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  providers: [AuditWriter, AuditHook],
   exports: [AuditWriter],
 })
 export class AuditModule {}
