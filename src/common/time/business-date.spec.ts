@@ -9,6 +9,28 @@ describe('business dates', () => {
     expect(businessDay(instant, 'America/New_York')).toBe('2026-03-10');
   });
 
+  it('turns the day at local midnight to the millisecond, in any order of asking', () => {
+    // Kampala is UTC+3: its midnight is 21:00 UTC
+    const instants = ['2026-03-10T20:59:59.999Z', '2026-03-10T21:00:00.000Z', '2026-03-10T21:00:59.999Z', '2026-03-10T20:59:00.000Z', '2026-03-10T21:00:30.000Z'];
+    const expected = ['2026-03-10', '2026-03-11', '2026-03-11', '2026-03-10', '2026-03-11'];
+    expect(instants.map((i) => businessDay(new Date(i), 'Africa/Kampala'))).toEqual(expected);
+    fc.assert(
+      // instants a few minutes apart around local midnights (whole days from 2000 to 2100, shifted by the zone's offsets)
+      fc.property(
+        fc.integer({ min: 10_957, max: 47_482 }),
+        fc.constantFrom('UTC', 'Africa/Kampala', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu'),
+        fc.array(fc.integer({ min: -16 * 3_600_000, max: 16 * 3_600_000 }).map((ms) => ms - (ms % 60_000) + (ms % 3) * 30_000 - 1), { minLength: 1, maxLength: 8 }),
+        (day, zone, offsets) => {
+          for (const offset of offsets) {
+            const at = new Date(day * 86_400_000 + offset);
+            const fresh = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+            expect(businessDay(at, zone)).toBe(fresh);
+          }
+        },
+      ),
+    );
+  });
+
   it('adds days across month ends, leap days and DST changes', () => {
     expect(addDays('2026-01-31', 1)).toBe('2026-02-01');
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
