@@ -119,6 +119,20 @@ describe('Authentication', () => {
       expect(res.body).toEqual({ message: 'Unauthorized! Access Token was expired!' });
     });
 
+    it('remembers a verified token only until it expires, and only its exact text', async () => {
+      const exp = Math.floor(Date.now() / 1000) + 2;
+      const token = jwt.sign({ ...claimsFor(1, Role.ADMIN, 'admin'), exp }, TEST_JWT_SECRET, { algorithm: 'HS256', issuer: 'payg-uat' });
+      await t.http.get('/finance/users').set('x-access-token', token).expect(200);
+      await t.http.get('/finance/users').set('x-access-token', token).expect(200);
+      // the same header and claims under another signature are another token: verified, and refused
+      const [h, p] = token.split('.');
+      const forged = `${h}.${p}.${createHmac('sha256', 'another-secret-another-secret-1234').update(`${h}.${p}`).digest('base64url')}`;
+      expect((await t.http.get('/finance/users').set('x-access-token', forged).expect(401)).body).toEqual({ message: 'Unauthorized!' });
+      await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 50));
+      const res = await t.http.get('/finance/users').set('x-access-token', token).expect(401);
+      expect(res.body).toEqual({ message: 'Unauthorized! Access Token was expired!' });
+    });
+
     it.each([
       ['a bad signature', () => jwt.sign(claimsFor(1, Role.ADMIN, 'admin'), 'another-secret-another-secret-1234', { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: 3600 })],
       ['alg none', () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claimsFor(1, Role.ADMIN, 'admin'), iss: 'payg-uat', exp: Math.floor(Date.now() / 1000) + 3600 })}.`],

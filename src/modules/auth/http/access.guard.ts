@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { PUBLIC_KEY, ROLES_KEY } from '../../../common/auth/auth.decorators.js';
 import { AuthUser, Role } from '../../../common/auth/role.js';
-import { ACCESS_TOKEN_HEADER } from '../infrastructure/jwt.strategy.js';
+import { ACCESS_TOKEN_HEADER, JwtStrategy } from '../infrastructure/jwt.strategy.js';
 
 export const NO_TOKEN = 'No token provided.';
 export const TOKEN_EXPIRED = 'Unauthorized! Access Token was expired!';
@@ -16,7 +16,10 @@ export const FORBIDDEN = 'Forbidden.';
  */
 @Injectable()
 export class AccessGuard extends AuthGuard('jwt') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly strategy: JwtStrategy,
+  ) {
     super();
   }
 
@@ -26,7 +29,15 @@ export class AccessGuard extends AuthGuard('jwt') {
     const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown>; user?: AuthUser }>();
     const header = request.headers[ACCESS_TOKEN_HEADER];
     if (header === undefined || header === '') throw new UnauthorizedException(NO_TOKEN);
-    await super.canActivate(context);
+    // a token verified before goes straight to the user check; any other through passport-jwt
+    const known = typeof header === 'string' ? this.strategy.verifiedClaims(header) : undefined;
+    if (known) {
+      const user = await this.strategy.identityOf(known);
+      if (!user) throw new UnauthorizedException(TOKEN_INVALID);
+      request.user = user;
+    } else {
+      await super.canActivate(context);
+    }
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
     const user = request.user!;
     if (!roles || !(user.role === Role.ADMIN || roles.includes(user.role))) throw new ForbiddenException(FORBIDDEN);

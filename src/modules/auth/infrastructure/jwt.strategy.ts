@@ -17,13 +17,23 @@ export interface AccessTokenClaims {
   ver: number;
 }
 
+/** How many verified tokens are remembered; past it the memory starts again (a token is verified again on its next use). */
+const VERIFIED_TOKENS_MAX = 10_000;
+
 /**
  * Reads `x-access-token`, accepts HS256 only, from this environment's issuer only, for active users
  * only, carrying the user's current token version (tokens from before versions existed have none and
  * are refused: everyone signs in again once after the upgrade).
+ *
+ * A token whose signature was verified once is remembered with its claims until it expires, so the
+ * provider's callbacks and a screen's requests, which send one token again and again, are not
+ * verified again each time (HMAC and JSON parsing were a twentieth of the callback's CPU). Only the
+ * signature check is remembered: the claims are checked against the user on every request.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  private readonly verified = new Map<string, AccessTokenClaims & { exp: number }>();
+
   constructor(
     private readonly config: AppConfig,
     private readonly users: UsersService,
@@ -35,10 +45,34 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       algorithms: ['HS256'],
       issuer: config.jwt.issuer,
       ignoreExpiration: false,
+      passReqToCallback: true,
     });
   }
 
-  async validate(claims: AccessTokenClaims): Promise<AuthUser | false> {
+  /** After passport-jwt verified the token's signature, issuer and expiry. */
+  async validate(request: { headers: Record<string, unknown> }, claims: AccessTokenClaims & { exp?: number; nbf?: number }): Promise<AuthUser | false> {
+    const token = request.headers[ACCESS_TOKEN_HEADER];
+    if (typeof token === 'string' && typeof claims.exp === 'number' && claims.nbf === undefined) {
+      if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.clear();
+      this.verified.set(token, claims as AccessTokenClaims & { exp: number });
+    }
+    return this.identityOf(claims);
+  }
+
+  /**
+   * The claims of a token verified before and not expired since (jsonwebtoken's rule: expired from
+   * the second `exp` on), or undefined: then it goes through passport-jwt.
+   */
+  verifiedClaims(token: string): AccessTokenClaims | undefined {
+    const claims = this.verified.get(token);
+    if (!claims) return undefined;
+    if (Math.floor(Date.now() / 1000) < claims.exp) return claims;
+    this.verified.delete(token);
+    return undefined;
+  }
+
+  /** The active user a token's claims name, in this environment, at the user's current token version. */
+  async identityOf(claims: AccessTokenClaims): Promise<AuthUser | false> {
     if (claims.env !== this.config.env || !Number.isInteger(claims.sub) || !Number.isInteger(claims.ver)) return false;
     return (await this.users.activeIdentity(claims.sub, claims.ver)) ?? false;
   }
