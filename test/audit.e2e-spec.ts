@@ -36,4 +36,15 @@ describe('GET /finance/audit', () => {
     const bad = await t.http.get('/finance/audit').query({ startdate: '2026-02-01', enddate: '2026-01-01' }).set('x-access-token', admin).expect(400);
     expect(bad.body).toEqual({ message: 'startdate must not be after enddate' });
   });
+
+  it('reads a date range through the (at, id) index; the indexes nothing read are gone (migration DropUnreadIndexes)', async () => {
+    const names = (await t.db.query(`SELECT indexname FROM pg_indexes WHERE tablename IN ('audit_log', 'mobile_money_transactions')`)) as Array<{ indexname: string }>;
+    expect(names.map((n) => n.indexname)).not.toEqual(expect.arrayContaining(['audit_log_at_idx']));
+    expect(names.map((n) => n.indexname)).not.toEqual(expect.arrayContaining(['mobile_money_received_idx']));
+    const plan = await t.db.transaction(async (em) => {
+      await em.query('SET LOCAL enable_seqscan = off');
+      return (await em.query(`EXPLAIN SELECT id FROM audit_log WHERE at >= now() - interval '7 days' AND at < now() ORDER BY at DESC, id DESC LIMIT 20`)) as Array<{ 'QUERY PLAN': string }>;
+    });
+    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toContain('audit_log_at_id_idx');
+  });
 });

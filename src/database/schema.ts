@@ -20,6 +20,7 @@ import { ListingIndexes1765670400000 } from './migrations/1765670400000-ListingI
 import { TelephoneSuffixSearch1765756800000 } from './migrations/1765756800000-TelephoneSuffixSearch.js';
 import { NameSearchWithoutPendingList1765843200000 } from './migrations/1765843200000-NameSearchWithoutPendingList.js';
 import { ImportFilesUncompressed1765929600000 } from './migrations/1765929600000-ImportFilesUncompressed.js';
+import { DropUnreadIndexes1766016000000 } from './migrations/1766016000000-DropUnreadIndexes.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -41,4 +42,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   TelephoneSuffixSearch1765756800000,
   NameSearchWithoutPendingList1765843200000,
   ImportFilesUncompressed1765929600000,
+  DropUnreadIndexes1766016000000,
 ];
