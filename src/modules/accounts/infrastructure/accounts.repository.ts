@@ -6,10 +6,8 @@ import { accountNumberFor } from '../domain/account-number.js';
 export class AccountsRepository {
   /** Takes the next id first so the account number (derived from it) is written in the same insert. */
   async open(em: EntityManager): Promise<{ accountid: number; accountnumber: string }> {
-    const [{ id }] = (await em.query(`SELECT nextval(pg_get_serial_sequence('accounts', 'id'))::int AS id`)) as Array<{ id: number }>;
-    const accountnumber = accountNumberFor(id);
-    await em.query('INSERT INTO accounts (id, accountnumber) VALUES ($1, $2)', [id, accountnumber]);
-    return { accountid: id, accountnumber };
+    const [account] = await this.openMany(em, 1);
+    return account;
   }
 
   /** `n` accounts in two round trips (their ids, then one insert): an import's customers. */

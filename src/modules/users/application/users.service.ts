@@ -66,8 +66,8 @@ export class UsersService {
 
   /** The identity made for a customer at registration: username = telephone, no password, cannot sign in. */
   async createCustomerIdentity(telephone: string, em: EntityManager): Promise<number> {
-    const user = await this.users.insert({ username: telephone, usernameCanonical: canonicalUsername(telephone), passwordHash: null, role: Role.CUSTOMER }, em);
-    return user.id;
+    const [id] = await this.createCustomerIdentities([telephone], em);
+    return id;
   }
 
   /** createCustomerIdentity for many customers at once (an import), ids in the order of `telephones`. */
