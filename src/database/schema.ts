@@ -21,6 +21,7 @@ import { TelephoneSuffixSearch1765756800000 } from './migrations/1765756800000-T
 import { NameSearchWithoutPendingList1765843200000 } from './migrations/1765843200000-NameSearchWithoutPendingList.js';
 import { ImportFilesUncompressed1765929600000 } from './migrations/1765929600000-ImportFilesUncompressed.js';
 import { DropUnreadIndexes1766016000000 } from './migrations/1766016000000-DropUnreadIndexes.js';
+import { NameIndexSmallPendingList1766102400000 } from './migrations/1766102400000-NameIndexSmallPendingList.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -43,4 +44,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   NameSearchWithoutPendingList1765843200000,
   ImportFilesUncompressed1765929600000,
   DropUnreadIndexes1766016000000,
+  NameIndexSmallPendingList1766102400000,
 ];
