@@ -38,6 +38,8 @@ describe('Upgrade: the name index and stored import files of the previous releas
         return em.query(`SELECT count(*)::int AS n FROM customers WHERE fullname ILIKE '%zawadi upgrade%'`);
       });
       expect(found).toEqual([{ n: 50 }]);
+      // and the index keeps its small pending list from then on (migration NameIndexSmallPendingList)
+      expect(await now.query(`SELECT reloptions FROM pg_class WHERE relname = 'customers_fullname_trgm_idx'`)).toEqual([{ reloptions: ['fastupdate=on', 'gin_pending_list_limit=64'] }]);
       const [{ import_id }] = await now.query('SELECT import_id FROM import_jobs');
       const slices: Buffer[] = [];
       for await (const slice of new ImportsRepository(now).storedFile(import_id, now.manager)) slices.push(slice);
