@@ -175,6 +175,8 @@ describe('Customers and accounts', () => {
       expect(pages).toBeGreaterThanOrEqual(1);
       expect(pages).toBeLessThanOrEqual(8);
       expect(ids(await get('search=zebediah'))).toEqual([a.customerid]);
+      // no query reads a prefix of lower(fullname): that index is gone (migration DropPrefixNameIndex)
+      expect(await t.db.query(`SELECT indexname FROM pg_indexes WHERE indexname = 'customers_fullname_idx'`)).toEqual([]);
       expect(ids(await get(`search=${a.payg}`))).toEqual([a.customerid]);
       expect(ids(await get(`search=${a.imei}`))).toEqual([a.customerid]);
       expect(ids(await get(`search=${a.telephone.slice(3)}`))).toEqual([a.customerid]);

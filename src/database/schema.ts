@@ -22,6 +22,7 @@ import { NameSearchWithoutPendingList1765843200000 } from './migrations/17658432
 import { ImportFilesUncompressed1765929600000 } from './migrations/1765929600000-ImportFilesUncompressed.js';
 import { DropUnreadIndexes1766016000000 } from './migrations/1766016000000-DropUnreadIndexes.js';
 import { NameIndexSmallPendingList1766102400000 } from './migrations/1766102400000-NameIndexSmallPendingList.js';
+import { DropPrefixNameIndex1766188800000 } from './migrations/1766188800000-DropPrefixNameIndex.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -45,4 +46,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   ImportFilesUncompressed1765929600000,
   DropUnreadIndexes1766016000000,
   NameIndexSmallPendingList1766102400000,
+  DropPrefixNameIndex1766188800000,
 ];
