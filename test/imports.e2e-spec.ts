@@ -417,5 +417,15 @@ describe('CSV imports and exports', () => {
       [res.body.importid],
     );
     expect(sent).toEqual([{ kind: 'REGISTERED', n: 2 }]);
+    // each welcome names its own customer's PAYG code, account number and deposit (read for all at once)
+    const welcomes = (await t.db.query(
+      `SELECT m.text, c.payg, a.accountnumber, cd.depositpaid FROM sms_messages m JOIN customers c ON c.id = m.customer_id JOIN accounts a ON a.id = c.account_id
+       JOIN customer_deals cd ON cd.id = m.customer_deal_id JOIN import_rows ir ON ir.customer_id = c.id WHERE ir.import_id = $1 ORDER BY c.id`,
+      [res.body.importid],
+    )) as Array<{ text: string; payg: string; accountnumber: string; depositpaid: string }>;
+    expect(new Set(welcomes.map((w) => w.accountnumber)).size).toBe(2);
+    for (const w of welcomes) {
+      expect(w.text).toContain(`PAYG code: ${w.payg}. Account: ${w.accountnumber}. Deposit received: UGX ${Number(w.depositpaid).toLocaleString('en')}.`);
+    }
   });
 });

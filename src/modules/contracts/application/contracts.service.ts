@@ -139,7 +139,7 @@ export class ContractsService {
       await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
     }
     // payments that arrived under this PAYG code before the customer existed are applied now
-    await this.events.dealOpened(em, { customerId: input.customerId, payg: input.payg });
+    await this.events.dealOpened(em, { customerId: input.customerId, customerDealId, payg: input.payg, deposit: input.deposit });
     return customerDealId;
   }
 
@@ -179,7 +179,7 @@ export class ContractsService {
         createdBy: input.createdBy,
       })),
     );
-    await this.events.dealsOpened(em, inputs.map((input) => ({ customerId: input.customerId, payg: input.payg })), options);
+    await this.events.dealsOpened(em, inputs.map((input, i) => ({ customerId: input.customerId, customerDealId: ids[i], payg: input.payg, deposit: input.deposit })), options);
   }
 
   /** For messages: unlocked deals whose paid-up date lies in (after, until] (reminders). */

@@ -18,7 +18,9 @@ export type DealChangeListener = (em: EntityManager, change: DealChange) => Prom
 /** A customer registered with a deal and a PAYG code (the deposit is in the ledger already). */
 export interface DealOpened {
   customerId: number;
+  customerDealId: number;
   payg: string;
+  deposit: Money;
 }
 
 /** `notify`: whether the customers are told (a registration always; an import only when asked, DESIGN part 12). */

@@ -165,6 +165,11 @@ export class CustomersService implements OnModuleInit {
     return customerView(row);
   }
 
+  /** For a welcome message: the account numbers of customers being registered in the caller's transaction `em`. */
+  accountNumbers(em: EntityManager, customerIds: number[]): Promise<Map<number, string>> {
+    return this.customers.accountNumbers(em, customerIds);
+  }
+
   async findByAccountNumber(accountnumber: string): Promise<CustomerView> {
     const row = await this.customers.findByAccountNumber(accountnumber);
     if (!row) throw accountNotFound(accountnumber);

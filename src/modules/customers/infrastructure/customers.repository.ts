@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery, preparedStatement } from '../../../common/database/prepared-query.js';
 import { containsPattern, param } from '../../../common/database/sql.js';
 import { ACCOUNT_COLUMNS, JOIN_ACCOUNT } from '../../accounts/account.sql.js';
 import { CONTRACT_OF_CUSTOMER_COLUMNS, ContractOfCustomer, JOIN_CONTRACT } from '../../contracts/contract.sql.js';
@@ -35,6 +36,12 @@ export interface CustomerFilter {
 
 @Injectable()
 export class CustomersRepository {
+  private static readonly ACCOUNT_NUMBERS = preparedStatement(
+    CustomersRepository,
+    'accountNumbers',
+    `SELECT c.id, a.accountnumber FROM customers c ${JOIN_ACCOUNT('c.account_id')} WHERE c.id = ANY($1::int[])`,
+  );
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   private q(em?: EntityManager) {
@@ -75,6 +82,12 @@ export class CustomersRepository {
   async findById(id: number, em?: EntityManager): Promise<CustomerRow | null> {
     const rows = (await this.q(em).query(`${SELECT_CUSTOMER} WHERE c.id = $1`, [id])) as CustomerRow[];
     return rows[0] ?? null;
+  }
+
+  /** The account number of each of these customers, read in the caller's transaction (customers being registered). */
+  async accountNumbers(em: EntityManager, ids: number[]): Promise<Map<number, string>> {
+    const rows = await preparedQuery<{ id: number; accountnumber: string }>(em, CustomersRepository.ACCOUNT_NUMBERS, [ids]);
+    return new Map(rows.map((r) => [r.id, r.accountnumber]));
   }
 
   async findByAccountNumber(accountnumber: string): Promise<CustomerRow | null> {

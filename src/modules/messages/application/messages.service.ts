@@ -106,8 +106,7 @@ export class MessagesService implements OnModuleInit {
   onModuleInit(): void {
     this.dealEvents.writeWithPayment(this.messages.receiptRow);
     this.dealEvents.subscribeOpened(async (em, opened, { notify }) => {
-      if (!notify) return;
-      for (const one of opened) await this.onRegistered(em, one);
+      if (notify) await this.onRegistered(em, opened);
     });
     this.dealEvents.subscribe((em, change) => this.onDealChanged(em, change));
   }
@@ -125,10 +124,13 @@ export class MessagesService implements OnModuleInit {
     });
   }
 
-  private async onRegistered(em: EntityManager, opened: DealOpened): Promise<void> {
-    const c = await this.customers.get(opened.customerId, em);
-    const facts = { payg: c.payg, account: c.accountnumber, deposit: String(c.deal.depositpaid) };
-    await this.write(em, MessageKind.REGISTERED, eventKey.registered(c.customerid), c.customerid, c.deal.customerdealid, this.templates.renderAll(MessageKind.REGISTERED, facts));
+  /** A welcome for each customer registered: the event carries the contract's facts, the account numbers are read at once. */
+  private async onRegistered(em: EntityManager, opened: DealOpened[]): Promise<void> {
+    const accounts = await this.customers.accountNumbers(em, opened.map((o) => o.customerId));
+    for (const { customerId, customerDealId, payg, deposit } of opened) {
+      const facts = { payg, account: accounts.get(customerId)!, deposit: deposit.toFixed() };
+      await this.write(em, MessageKind.REGISTERED, eventKey.registered(customerId), customerId, customerDealId, this.templates.renderAll(MessageKind.REGISTERED, facts));
+    }
   }
 
   private async onDealChanged(em: EntityManager, change: DealChange): Promise<void> {

@@ -74,8 +74,8 @@ export class MobileMoneyService implements OnModuleInit {
   onModuleInit(): void {
     // a payment that arrived before its customer was registered is applied at registration
     this.dealEvents.subscribeOpened(async (em, opened) => {
-      // many deals at once (an import): one look for waiting payments, then the tags that have some
-      const tags = opened.length === 1 ? [opened[0].payg] : await this.notifications.unmatchedTags(em, opened.map((o) => o.payg));
+      // one cheap look for waiting payments (nearly always none), then only the tags that have some
+      const tags = await this.notifications.unmatchedTags(em, opened.map((o) => o.payg));
       for (const tag of tags) await this.applyMatchable(em, tag);
     });
   }

@@ -60,6 +60,13 @@ export class MobileMoneyRepository {
      SELECT src.customer_id AS src_customer_id, deal.* FROM src LEFT JOIN deal ON true`,
   );
 
+  private static readonly UNMATCHED_TAGS = preparedStatement(
+    MobileMoneyRepository,
+    'unmatchedTags',
+    `SELECT t.tag FROM unnest($1::text[]) AS t(tag)
+     WHERE EXISTS (SELECT 1 FROM mobile_money_transactions m WHERE m.status = 'UNMATCHED' AND lower(m.tag) = lower(t.tag))`,
+  );
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
@@ -128,13 +135,9 @@ export class MobileMoneyRepository {
     );
   }
 
-  /** Of these tags, the ones (as given) under which an UNMATCHED notification waits, any letter case. */
+  /** Of these tags, the ones (as given) under which an UNMATCHED notification waits, any letter case: read in the caller's transaction. */
   async unmatchedTags(em: EntityManager, tags: string[]): Promise<string[]> {
-    const rows = (await em.query(
-      `SELECT t.tag FROM unnest($1::text[]) AS t(tag)
-       WHERE EXISTS (SELECT 1 FROM mobile_money_transactions m WHERE m.status = 'UNMATCHED' AND lower(m.tag) = lower(t.tag))`,
-      [tags],
-    )) as Array<{ tag: string }>;
+    const rows = await preparedQuery<{ tag: string }>(em, MobileMoneyRepository.UNMATCHED_TAGS, [tags]);
     return rows.map((r) => r.tag);
   }
 
