@@ -36,9 +36,16 @@ export interface CustomerFilter {
 
 @Injectable()
 export class CustomersRepository {
+  // Two texts for one question: PostgreSQL keeps the plan of `c.id = $1` after a few calls, while it
+  // plans `= ANY($1)` on every call (its generic plan guesses ten ids): 0.24 ms per registration.
+  private static readonly ACCOUNT_NUMBER = preparedStatement(
+    CustomersRepository,
+    'accountNumbers:one',
+    `SELECT c.id, a.accountnumber FROM customers c ${JOIN_ACCOUNT('c.account_id')} WHERE c.id = $1`,
+  );
   private static readonly ACCOUNT_NUMBERS = preparedStatement(
     CustomersRepository,
-    'accountNumbers',
+    'accountNumbers:many',
     `SELECT c.id, a.accountnumber FROM customers c ${JOIN_ACCOUNT('c.account_id')} WHERE c.id = ANY($1::int[])`,
   );
 
@@ -86,7 +93,8 @@ export class CustomersRepository {
 
   /** The account number of each of these customers, read in the caller's transaction (customers being registered). */
   async accountNumbers(em: EntityManager, ids: number[]): Promise<Map<number, string>> {
-    const rows = await preparedQuery<{ id: number; accountnumber: string }>(em, CustomersRepository.ACCOUNT_NUMBERS, [ids]);
+    const [statement, values] = ids.length === 1 ? [CustomersRepository.ACCOUNT_NUMBER, ids] : [CustomersRepository.ACCOUNT_NUMBERS, [ids]];
+    const rows = await preparedQuery<{ id: number; accountnumber: string }>(em, statement, values);
     return new Map(rows.map((r) => [r.id, r.accountnumber]));
   }
 
