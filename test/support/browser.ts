@@ -58,6 +58,16 @@ export async function startWebJourney(): Promise<WebJourney> {
 
 /** Accessibility of what the page shows now: no serious or critical axe violation. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // colours are read as drawn: a dialog still fading in shows its text at part opacity (a spinner's endless
+  // animation is not waited for)
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.any[0]?.message ?? ''}`).join(', ')}`);
