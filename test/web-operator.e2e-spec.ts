@@ -59,6 +59,9 @@ describe('web client: operator journeys', () => {
     await page.getByRole('cell', { name: 'CASH-0001' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'customer');
+    // every status badge shows its whole word, however narrow its column (the messages table's PENDING was cut)
+    const cut = await page.locator('.mantine-Badge-label').evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth).map((l) => l.textContent));
+    expect(cut).toEqual([]);
     // a button under the pointer keeps its contrast: red (Repossess) and blue (Bonus days) light buttons hovered
     for (const name of ['Repossess', 'Bonus days']) {
       await page.getByRole('button', { name, exact: true }).hover();

@@ -139,7 +139,8 @@ const STATUS_COLOURS: Record<string, [string, string]> = {
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
   const [bg, text] = STATUS_COLOURS[status] ?? ['gray.2', 'black'];
   return (
-    <Badge color={bg} c={text} variant="filled">
+    // never cut to "PEN…" in a narrow table column: the column widens instead
+    <Badge color={bg} c={text} variant="filled" miw="max-content">
       {label ?? status}
     </Badge>
   );
