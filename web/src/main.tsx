@@ -50,6 +50,8 @@ const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: 8,
   autoContrast: true,
+  // people who ask their system for less motion get dialogs and toasts without fades
+  respectReducedMotion: true,
   defaultRadius: 'sm',
   // icon-only buttons get a name screen readers can say
   components: {
