@@ -17,37 +17,26 @@ export interface WebJourney {
   baseUrl: string;
   browser: Browser;
   /** A new browser context (its own storage) with a page at `path`. */
-  open(options?: {
-    viewport?: { width: number; height: number };
-  }): Promise<{ context: BrowserContext; page: Page }>;
+  open(options?: { viewport?: { width: number; height: number } }): Promise<{ context: BrowserContext; page: Page }>;
   signIn(page: Page, username: string, password: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startWebJourney(): Promise<WebJourney> {
-  if (!existsSync(join(WEB_CLIENT_DIR, 'index.html')))
-    throw new Error('web client not built: run `npm run web:build` (npm test does it in pretest)');
+  if (!existsSync(join(WEB_CLIENT_DIR, 'index.html'))) throw new Error('web client not built: run `npm run web:build` (npm test does it in pretest)');
   const t = await startTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
-  const browser = await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: chromium.args,
-    headless: true,
-  });
+  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
   const contexts: BrowserContext[] = [];
   return {
     t,
     baseUrl,
     browser,
     async open(options = {}) {
-      const context = await browser.newContext({
-        baseURL: baseUrl,
-        viewport: options.viewport ?? { width: 1280, height: 900 },
-        // no fades: axe reads a toast or dialog as it rests, never half-way in or out
-        reducedMotion: 'reduce',
-      });
+      // reducedMotion: the client then shows dialogs and toasts without fades, so axe reads them as they rest
+      const context = await browser.newContext({ baseURL: baseUrl, viewport: options.viewport ?? { width: 1280, height: 900 }, reducedMotion: 'reduce' });
       contexts.push(context);
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
@@ -70,25 +59,9 @@ export async function startWebJourney(): Promise<WebJourney> {
 
 /** Accessibility of what the page shows now: no serious or critical axe violation. */
 export async function expectAccessible(page: Page): Promise<void> {
-  // colours are read as drawn: a dialog still fading in shows its text at part opacity (a spinner's endless
-  // animation is not waited for)
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = bad.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-        .slice(0, 3)
-        .map((n) => `${n.target.join(' ')}: ${n.any[0]?.message ?? ''}`)
-        .join(', ')}`,
-  );
+  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.any[0]?.message ?? ''}`).join(', ')}`);
   expect(summary).toEqual([]);
 }
 
