@@ -24,7 +24,7 @@ import {
 import { applyPayment, DealState, DealStatus, deriveDealState, stateFromAmountPaid } from '../domain/credit-policy.js';
 import { ContractsRepository, DealStateUpdate, NewContract, UnlockedDealDue } from '../infrastructure/contracts.repository.js';
 import { contractView, CustomerDealView, stateOf, termsOf } from './contract-view.js';
-import { DealChange, DealEvents } from './deal-events.js';
+import { DealChange, DealEvents, DealOpened } from './deal-events.js';
 
 /** The answer to bonus days granted (customers/bonus and device/bonus-days give the same). */
 export interface BonusGrantedView {
@@ -56,6 +56,8 @@ export interface OpenContractInput {
   deal: { dealid: number; dealname: string; totalamount: Money; monthly: Money };
   deposit: Money;
   createdBy: number;
+  /** the customer's account number, which they pay into: the welcome message quotes it */
+  accountnumber: string;
 }
 
 /** A contract brought in by an import (DESIGN part 12): it keeps its start date and what was paid before. */
@@ -87,6 +89,10 @@ function newContract(input: OpenContractInput, startdate: string, state: DealSta
     startdate,
     ...stateUpdate(state, 0),
   };
+}
+
+function openedEvent(input: OpenContractInput, customerDealId: number): DealOpened {
+  return { customerId: input.customerId, customerDealId, payg: input.payg, deposit: input.deposit, accountnumber: input.accountnumber };
 }
 
 function depositEntry(input: OpenContractInput, customerDealId: number) {
@@ -139,7 +145,7 @@ export class ContractsService {
       await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
     }
     // payments that arrived under this PAYG code before the customer existed are applied now
-    await this.events.dealOpened(em, { customerId: input.customerId, customerDealId, payg: input.payg, deposit: input.deposit });
+    await this.events.dealOpened(em, openedEvent(input, customerDealId));
     return customerDealId;
   }
 
@@ -179,7 +185,7 @@ export class ContractsService {
         createdBy: input.createdBy,
       })),
     );
-    await this.events.dealsOpened(em, inputs.map((input, i) => ({ customerId: input.customerId, customerDealId: ids[i], payg: input.payg, deposit: input.deposit })), options);
+    await this.events.dealsOpened(em, inputs.map((input, i) => openedEvent(input, ids[i])), options);
   }
 
   /** For messages: unlocked deals whose paid-up date lies in (after, until] (reminders). */

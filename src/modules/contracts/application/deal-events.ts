@@ -21,6 +21,7 @@ export interface DealOpened {
   customerDealId: number;
   payg: string;
   deposit: Money;
+  accountnumber: string;
 }
 
 /** `notify`: whether the customers are told (a registration always; an import only when asked, DESIGN part 12). */

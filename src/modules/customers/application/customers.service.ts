@@ -93,6 +93,7 @@ export class CustomersService implements OnModuleInit {
           const deal = deals.get(r.dealid)!;
           return {
             customerId: customerIds[i],
+            accountnumber: accounts[i].accountnumber,
             imei: r.imei,
             payg: r.payg,
             deal: { dealid: deal.dealid, dealname: deal.dealname, ...deal.terms },
@@ -141,7 +142,8 @@ export class CustomersService implements OnModuleInit {
         createdBy: actor.id,
       });
       const terms = { dealid: deal.dealid, dealname: deal.dealname, ...deal.terms };
-      await this.contracts.open(em, { customerId, imei: input.imei, payg: input.payg, deal: terms, deposit: input.deposit, createdBy: actor.id });
+      const opening = { customerId, imei: input.imei, payg: input.payg, deal: terms, deposit: input.deposit, createdBy: actor.id, accountnumber: account.accountnumber };
+      await this.contracts.open(em, opening);
       return customerId;
     } catch (error) {
       throw duplicateRegistration(uniqueConstraintOf(error), input) ?? error;
@@ -163,11 +165,6 @@ export class CustomersService implements OnModuleInit {
     const row = await this.customers.findById(customerId, em);
     if (!row) throw customerNotFound(customerId);
     return customerView(row);
-  }
-
-  /** For a welcome message: the account numbers of customers being registered in the caller's transaction `em`. */
-  accountNumbers(em: EntityManager, customerIds: number[]): Promise<Map<number, string>> {
-    return this.customers.accountNumbers(em, customerIds);
   }
 
   async findByAccountNumber(accountnumber: string): Promise<CustomerView> {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery, preparedStatement } from '../../../common/database/prepared-query.js';
 import { containsPattern, param } from '../../../common/database/sql.js';
 import { ACCOUNT_COLUMNS, JOIN_ACCOUNT } from '../../accounts/account.sql.js';
 import { CONTRACT_OF_CUSTOMER_COLUMNS, ContractOfCustomer, JOIN_CONTRACT } from '../../contracts/contract.sql.js';
@@ -36,19 +35,6 @@ export interface CustomerFilter {
 
 @Injectable()
 export class CustomersRepository {
-  // Two texts for one question: PostgreSQL keeps the plan of `c.id = $1` after a few calls, while it
-  // plans `= ANY($1)` on every call (its generic plan guesses ten ids): 0.24 ms per registration.
-  private static readonly ACCOUNT_NUMBER = preparedStatement(
-    CustomersRepository,
-    'accountNumbers:one',
-    `SELECT c.id, a.accountnumber FROM customers c ${JOIN_ACCOUNT('c.account_id')} WHERE c.id = $1`,
-  );
-  private static readonly ACCOUNT_NUMBERS = preparedStatement(
-    CustomersRepository,
-    'accountNumbers:many',
-    `SELECT c.id, a.accountnumber FROM customers c ${JOIN_ACCOUNT('c.account_id')} WHERE c.id = ANY($1::int[])`,
-  );
-
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   private q(em?: EntityManager) {
@@ -89,13 +75,6 @@ export class CustomersRepository {
   async findById(id: number, em?: EntityManager): Promise<CustomerRow | null> {
     const rows = (await this.q(em).query(`${SELECT_CUSTOMER} WHERE c.id = $1`, [id])) as CustomerRow[];
     return rows[0] ?? null;
-  }
-
-  /** The account number of each of these customers, read in the caller's transaction (customers being registered). */
-  async accountNumbers(em: EntityManager, ids: number[]): Promise<Map<number, string>> {
-    const [statement, values] = ids.length === 1 ? [CustomersRepository.ACCOUNT_NUMBER, ids] : [CustomersRepository.ACCOUNT_NUMBERS, [ids]];
-    const rows = await preparedQuery<{ id: number; accountnumber: string }>(em, statement, values);
-    return new Map(rows.map((r) => [r.id, r.accountnumber]));
   }
 
   async findByAccountNumber(accountnumber: string): Promise<CustomerRow | null> {

@@ -124,11 +124,10 @@ export class MessagesService implements OnModuleInit {
     });
   }
 
-  /** A welcome for each customer registered: the event carries the contract's facts, the account numbers are read at once. */
+  /** A welcome for each customer registered, worded from the facts the event carries: nothing is read. */
   private async onRegistered(em: EntityManager, opened: DealOpened[]): Promise<void> {
-    const accounts = await this.customers.accountNumbers(em, opened.map((o) => o.customerId));
-    for (const { customerId, customerDealId, payg, deposit } of opened) {
-      const facts = { payg, account: accounts.get(customerId)!, deposit: deposit.toFixed() };
+    for (const { customerId, customerDealId, payg, deposit, accountnumber } of opened) {
+      const facts = { payg, account: accountnumber, deposit: deposit.toFixed() };
       await this.write(em, MessageKind.REGISTERED, eventKey.registered(customerId), customerId, customerDealId, this.templates.renderAll(MessageKind.REGISTERED, facts));
     }
   }
