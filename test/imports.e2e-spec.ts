@@ -417,7 +417,7 @@ describe('CSV imports and exports', () => {
       [res.body.importid],
     );
     expect(sent).toEqual([{ kind: 'REGISTERED', n: 2 }]);
-    // each welcome names its own customer's PAYG code, account number and deposit (read for all at once)
+    // each welcome names its own customer's PAYG code, account number and deposit
     const welcomes = (await t.db.query(
       `SELECT m.text, c.payg, a.accountnumber, cd.depositpaid FROM sms_messages m JOIN customers c ON c.id = m.customer_id JOIN accounts a ON a.id = c.account_id
        JOIN customer_deals cd ON cd.id = m.customer_deal_id JOIN import_rows ir ON ir.customer_id = c.id WHERE ir.import_id = $1 ORDER BY c.id`,
@@ -427,5 +427,21 @@ describe('CSV imports and exports', () => {
     for (const w of welcomes) {
       expect(w.text).toContain(`PAYG code: ${w.payg}. Account: ${w.accountnumber}. Deposit received: UGX ${Number(w.depositpaid).toLocaleString('en')}.`);
     }
+  });
+
+  it('never gives an imported customer an account a registration reserved, nor two registrations one account', async () => {
+    // registrations take account ids reserved ahead from the sequence; an import takes its own from the same sequence
+    const registered = [await registerCustomer(t, dealid), await registerCustomer(t, dealid)];
+    const rows = [0, 1, 2].map((i) => ({ ...good(), externalid: `ACCOUNTS-${i}` }));
+    const res = await upload(csv(rows.map(line)), { kind: 'customers', mode: 'apply', source: 'accounts' });
+    expect(await finished(res.body.importid)).toMatchObject({ status: 'DONE', applied: 3 });
+    registered.push(...(await Promise.all([0, 1, 2, 3, 4].map(() => registerCustomer(t, dealid)))));
+    const accounts = (await t.db.query(
+      `SELECT a.id, a.accountnumber FROM customers c JOIN accounts a ON a.id = c.account_id WHERE c.id = ANY($1) OR c.payg = ANY($2)`,
+      [registered.map((r) => r.customerid), rows.map((r) => r.payg)],
+    )) as Array<{ id: number; accountnumber: string }>;
+    expect(accounts).toHaveLength(10);
+    expect(new Set(accounts.map((a) => a.id)).size).toBe(10);
+    for (const a of accounts) expect(a.accountnumber).toBe(accountNumberFor(a.id));
   });
 });
