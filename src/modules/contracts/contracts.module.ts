@@ -5,6 +5,7 @@ import { ContractJobs } from './application/contract-jobs.js';
 import { ContractsService } from './application/contracts.service.js';
 import { DealEvents } from './application/deal-events.js';
 import { LedgerVerifier } from './application/ledger-verifier.js';
+import { BonusDaysController } from './http/bonus-days.controller.js';
 import { ContractsController } from './http/contracts.controller.js';
 import { ContractsRepository } from './infrastructure/contracts.repository.js';
 
@@ -16,7 +17,7 @@ import { ContractsRepository } from './infrastructure/contracts.repository.js';
  */
 @Module({
   imports: [AccountsModule, DeviceCommandsModule],
-  controllers: [ContractsController],
+  controllers: [ContractsController, BonusDaysController],
   providers: [ContractsService, DealEvents, LedgerVerifier, ContractJobs, ContractsRepository],
   exports: [ContractsService, DealEvents, LedgerVerifier],
 })

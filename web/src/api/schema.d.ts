@@ -375,11 +375,11 @@ export interface paths {
         put?: never;
         /**
          * Give a customer bonus days (1–365)
-         * @description Same as device/bonus-days: nextpaymentdate extended, balance untouched, recorded with who granted them, SYNC queued. A repossessed or paid-off deal gets none (409).
+         * @description customers/bonus and device/bonus-days are the same action: nextpaymentdate extended by the days given, balance untouched, recorded with who granted them and through which route, SYNC queued. A repossessed or paid-off deal gets none (409).
          *
          *     Roles: ADMIN, OPERATOR.
          */
-        post: operations["CustomersController_bonus"];
+        post: operations["BonusDaysController_grant[0]"];
         delete?: never;
         options?: never;
         head?: never;
@@ -572,12 +572,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Give bonus days (1–365)
-         * @description Extends nextpaymentdate by the days given without touching the balance; recorded with who granted them; SYNC queued. A repossessed or paid-off deal gets none (409).
+         * Give a customer bonus days (1–365)
+         * @description customers/bonus and device/bonus-days are the same action: nextpaymentdate extended by the days given, balance untouched, recorded with who granted them and through which route, SYNC queued. A repossessed or paid-off deal gets none (409).
          *
          *     Roles: ADMIN, OPERATOR.
          */
-        post: operations["DevicesController_bonusDays"];
+        post: operations["BonusDaysController_grant[1]"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1402,7 +1402,7 @@ export interface components {
              */
             days: number;
         };
-        BonusResponse: {
+        BonusDaysResponse: {
             /** @example 42 */
             customerid: number;
             deal: components["schemas"]["CustomerDealResponse"];
@@ -1684,25 +1684,6 @@ export interface components {
              * @example operator1
              */
             username: string;
-        };
-        CustomerBonusRequest: {
-            /**
-             * Format: int32
-             * @example 42
-             */
-            customerid: number;
-            /**
-             * Format: int32
-             * @example 7
-             */
-            days: number;
-        };
-        CustomerBonusResponse: {
-            /** @example 42 */
-            customerid: number;
-            deal: components["schemas"]["CustomerDealResponse"];
-            /** @example 7 bonus days granted. */
-            message: string;
         };
         CustomerDealResponse: {
             /**
@@ -4019,7 +4000,7 @@ export interface operations {
             };
         };
     };
-    CustomersController_bonus: {
+    "BonusDaysController_grant[0]": {
         parameters: {
             query?: never;
             header?: never;
@@ -4028,7 +4009,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CustomerBonusRequest"];
+                "application/json": components["schemas"]["BonusDaysRequest"];
             };
         };
         responses: {
@@ -4038,7 +4019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerBonusResponse"];
+                    "application/json": components["schemas"]["BonusDaysResponse"];
                 };
             };
             /** @description Invalid request: the message names every bad field. */
@@ -4802,7 +4783,7 @@ export interface operations {
             };
         };
     };
-    DevicesController_bonusDays: {
+    "BonusDaysController_grant[1]": {
         parameters: {
             query?: never;
             header?: never;
@@ -4821,7 +4802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BonusResponse"];
+                    "application/json": components["schemas"]["BonusDaysResponse"];
                 };
             };
             /** @description Invalid request: the message names every bad field. */

@@ -6,10 +6,7 @@ import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { Page, PageOf } from '../../../common/http/pagination.js';
 import { CustomersService } from '../application/customers.service.js';
-import { ContractsService } from '../../contracts/application/contracts.service.js';
 import {
-  CustomerBonusRequest,
-  CustomerBonusResponse,
   CustomerIdParam,
   CustomerIdRequest,
   CustomerListQuery,
@@ -26,10 +23,7 @@ const READERS = [Role.OPERATOR, Role.COLLECTOR];
 @ApiTags('Customers')
 @Controller('finance/customers')
 export class CustomersController {
-  constructor(
-    private readonly customers: CustomersService,
-    private readonly contracts: ContractsService,
-  ) {}
+  constructor(private readonly customers: CustomersService) {}
 
   @Post('register')
   @Endpoint({
@@ -55,18 +49,6 @@ export class CustomersController {
   @Endpoint({ summary: 'Approve a PENDING customer', description: 'PENDING → APPROVED; any other status 409.', roles: [Role.OPERATOR], response: CustomerResponse, errors: [404, 409] })
   approve(@Body() body: CustomerIdRequest): Promise<CustomerResponse> {
     return this.customers.approve(body.customerid);
-  }
-
-  @Post('bonus')
-  @Endpoint({
-    summary: 'Give a customer bonus days (1–365)',
-    description: 'Same as device/bonus-days: nextpaymentdate extended, balance untouched, recorded with who granted them, SYNC queued. A repossessed or paid-off deal gets none (409).',
-    roles: [Role.OPERATOR],
-    response: CustomerBonusResponse,
-    errors: [404, 409],
-  })
-  bonus(@Body() body: CustomerBonusRequest, @CurrentUser() user: AuthUser): Promise<CustomerBonusResponse> {
-    return this.contracts.grantBonusNow(body.customerid, body.days, user, 'customers/bonus');
   }
 
   @Post('find')

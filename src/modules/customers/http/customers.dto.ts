@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { EnumField, IdentifierField, IdField, ImeiField, IntField, MoneyField, PaygField, QueryIdField, SearchField, TelephoneField, TextField } from '../../../common/validation/fields.js';
+import { EnumField, IdentifierField, IdField, ImeiField, MoneyField, PaygField, QueryIdField, SearchField, TelephoneField, TextField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
 import type { AccountView, CustomerView } from '../application/customer-views.js';
@@ -109,16 +109,3 @@ export class AccountResponse implements AccountView {
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 
-export class CustomerBonusRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
-  @IntField(1, 365, { example: 7 })
-  days: number;
-}
-
-export class CustomerBonusResponse {
-  @ApiProperty({ example: '7 bonus days granted.' }) message: string;
-  @ApiProperty({ example: 42 }) customerid: number;
-  @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
-}

@@ -34,10 +34,6 @@ export class DevicesService {
     return { message: `Device unlocked until ${command.unlockuntil}.`, unlockuntil: command.unlockuntil!, command };
   }
 
-  bonusDays(customerId: number, days: number, actor: AuthUser, route: string) {
-    return this.contracts.grantBonusNow(customerId, days, actor, route);
-  }
-
   async syncStatus(customerId: number, actor: AuthUser) {
     const command = await this.contracts.syncStatus(customerId, actor);
     return { message: 'Deal state queued for the device.', command };

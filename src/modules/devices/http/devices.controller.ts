@@ -7,8 +7,6 @@ import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { Page, PageOf } from '../../../common/http/pagination.js';
 import { DevicesService } from '../application/devices.service.js';
 import {
-  BonusDaysRequest,
-  BonusResponse,
   CommandResponse,
   CommandsQuery,
   LockUpdateRequest,
@@ -46,18 +44,6 @@ export class DevicesController {
   })
   unlockTemp(@Body() body: UnlockTempRequest, @CurrentUser() user: AuthUser): Promise<UnlockTempResponse> {
     return this.devices.unlockTemp(body.customerid, body.hours, user);
-  }
-
-  @Post('bonus-days')
-  @Endpoint({
-    summary: 'Give bonus days (1–365)',
-    description: 'Extends nextpaymentdate by the days given without touching the balance; recorded with who granted them; SYNC queued. A repossessed or paid-off deal gets none (409).',
-    roles: [Role.OPERATOR],
-    response: BonusResponse,
-    errors: [404, 409],
-  })
-  bonusDays(@Body() body: BonusDaysRequest, @CurrentUser() user: AuthUser): Promise<BonusResponse> {
-    return this.devices.bonusDays(body.customerid, body.days, user, 'device/bonus-days');
   }
 
   @Post('sync-status')

@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../../common/http/pagination.js';
 import { EnumField, IdentifierField, IdField, IntField, PaygField, QueryIdField } from '../../../common/validation/fields.js';
-import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import type { CommandView } from '../../device-commands/application/device-commands.service.js';
 import { CommandStatus, DeviceAction } from '../../device-commands/domain/device-command.js';
 
@@ -25,14 +24,6 @@ export class UnlockTempRequest {
 
   @IntField(1, 168, { example: 24 })
   hours: number;
-}
-
-export class BonusDaysRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
-  @IntField(1, 365, { example: 7 })
-  days: number;
 }
 
 export class SyncStatusRequest {
@@ -78,12 +69,6 @@ export class UnlockTempResponse {
   @ApiProperty({ example: 'Device unlocked until 2026-03-11T08:00:00.000Z.' }) message: string;
   @ApiProperty({ example: '2026-03-11T08:00:00.000Z' }) unlockuntil: string;
   @ApiProperty({ type: CommandResponse }) command: CommandResponse;
-}
-
-export class BonusResponse {
-  @ApiProperty({ example: '7 bonus days granted.' }) message: string;
-  @ApiProperty({ example: 42 }) customerid: number;
-  @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 
 export class SyncResponse {
