@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Scheduled } from '../../../common/jobs/job-scheduler.js';
+import { OutboxRounds } from '../../../common/jobs/outbox-rounds.js';
 import { retryDelayMs } from '../domain/device-command.js';
 import { CommandRow, DeviceCommandsRepository } from '../infrastructure/device-commands.repository.js';
 import { LockPlatform, PlatformCommand } from '../infrastructure/lock-platform.js';
@@ -30,8 +31,7 @@ export function platformCommand(row: CommandRow): PlatformCommand {
 @Injectable()
 export class DeliveryWorker implements OnModuleDestroy {
   private readonly logger = new Logger('DeviceCommands');
-  private running?: Promise<number>;
-  private stopped = false;
+  private readonly rounds = new OutboxRounds(this.logger, 'delivery round', () => this.platform.configured, () => this.round());
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -40,32 +40,19 @@ export class DeliveryWorker implements OnModuleDestroy {
   ) {}
 
   /** Stops the rounds and waits for the one under way, so no outcome is lost with the pool. */
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    await this.running?.catch(() => undefined);
+  onModuleDestroy(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** Rounds until nothing is due. */
   @Scheduled('outbox-delivery', (config) => ({ everyMs: config.outboxPollMs }))
-  async drain(): Promise<number> {
-    let total = 0;
-    for (let delivered = 1; delivered > 0 && !this.stopped; ) {
-      delivered = await this.runOnce();
-      total += delivered;
-    }
-    return total;
+  drain(): Promise<number> {
+    return this.rounds.drain();
   }
 
   /** One round; returns how many commands were claimed. Never runs twice at once in one process. */
   runOnce(): Promise<number> {
-    if (!this.platform.configured) return Promise.resolve(0);
-    this.running ??= this.round()
-      .catch((error: unknown) => {
-        this.logger.warn(`delivery round failed: ${(error as Error).message}`);
-        return 0;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+    return this.rounds.once();
   }
 
   private round(): Promise<number> {

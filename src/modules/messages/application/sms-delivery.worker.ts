@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { Clock } from '../../../common/time/clock.js';
 import { Scheduled } from '../../../common/jobs/job-scheduler.js';
+import { OutboxRounds } from '../../../common/jobs/outbox-rounds.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import type { CustomerView } from '../../customers/application/customer-views.js';
@@ -25,8 +26,7 @@ const BATCH = 20;
 export class SmsDeliveryWorker implements OnModuleDestroy {
   private readonly logger = new Logger('Messages');
   private readonly hourOf: Intl.DateTimeFormat;
-  private running?: Promise<number>;
-  private stopped = false;
+  private readonly rounds = new OutboxRounds(this.logger, 'SMS round', () => this.gateway.configured, () => this.round());
 
   constructor(
     private readonly messages: MessagesRepository,
@@ -39,9 +39,8 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
     this.hourOf = new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone: config.businessTimeZone });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    await this.running?.catch(() => undefined);
+  onModuleDestroy(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** Quiet hours now, in the business time zone. */
@@ -51,25 +50,13 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
 
   /** Rounds until nothing is due (or the rate cap is reached). */
   @Scheduled('sms-delivery', (config) => ({ everyMs: config.outboxPollMs }))
-  async drain(): Promise<number> {
-    let total = 0;
-    for (let sent = 1; sent > 0 && !this.stopped; ) {
-      sent = await this.runOnce();
-      total += sent;
-    }
-    return total;
+  drain(): Promise<number> {
+    return this.rounds.drain();
   }
 
   /** One round; returns how many messages were claimed. Never runs twice at once in one process. */
   runOnce(): Promise<number> {
-    if (!this.gateway.configured) return Promise.resolve(0);
-    this.running ??= this.round()
-      .catch((error: unknown) => {
-        this.logger.warn(`SMS round failed: ${(error as Error).message}`);
-        return 0;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+    return this.rounds.once();
   }
 
   private async round(): Promise<number> {
