@@ -4,8 +4,6 @@ import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppConfig } from '../../../config/app-config.js';
 
-/** Made by the AccountsHardening migration: the service never creates tables at run time. */
-const TABLE = 'signin_attempts';
 const WINDOW_SECONDS = 60;
 
 /** A sign-in refused for now; `retryAfterMs` until the window ends. */
@@ -29,7 +27,8 @@ export class SignInLimiter implements OnModuleDestroy {
   constructor(config: AppConfig) {
     this.pool = new pg.Pool({ connectionString: config.database.url, max: 3, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000, statement_timeout: 5000 });
     this.pool.on('error', () => undefined); // an idle client's broken connection: the pool replaces it
-    const common = { storeClient: this.pool, storeType: 'pool', tableName: TABLE, tableCreated: true, duration: WINDOW_SECONDS };
+    // signin_attempts is made by the AccountsHardening migration: the service never creates tables at run time
+    const common = { storeClient: this.pool, storeType: 'pool', tableName: 'signin_attempts', tableCreated: true, duration: WINDOW_SECONDS };
     this.perAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'addr', points: config.signInAddressLimit, inMemoryBlockOnConsumed: config.signInAddressLimit });
     this.perUsername = new RateLimiterPostgres({ ...common, keyPrefix: 'user', points: config.signInRateLimit, inMemoryBlockOnConsumed: config.signInRateLimit });
   }
