@@ -4,9 +4,9 @@ import { IsDefined, IsObject, ValidateNested } from 'class-validator';
 import { DateField, IdentifierField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
 import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
-import type { UnmatchedView } from '../application/mobile-money.service.js';
+import type { CallbackAnswer, LookupAnswer, UnmatchedView } from '../application/mobile-money.service.js';
 import { PaymentType } from '../../accounts/domain/payment-type.js';
-import { NotificationStatus } from '../domain/mobile-money.js';
+import { CallbackOutcome, NotificationStatus } from '../domain/mobile-money.js';
 import type { PaymentView } from '../../accounts/application/ledger.service.js';
 
 export class LoadPaymentRequest {
@@ -80,9 +80,9 @@ export class CallbackRequest {
   transaction: CallbackTransaction;
 }
 
-export class CallbackResponse {
+export class CallbackResponse implements CallbackAnswer {
   @ApiProperty({ example: 'Payment applied.' }) message: string;
-  @ApiProperty({ enum: ['APPLIED', 'UNMATCHED', 'DUPLICATE'], example: 'APPLIED' }) status: string;
+  @ApiProperty({ enum: CallbackOutcome, example: 'APPLIED' }) status: CallbackOutcome;
   @ApiProperty({ example: 42, required: false }) customerid?: number;
 }
 
@@ -94,7 +94,7 @@ export class LookupRequest {
   enddate: string;
 }
 
-export class LookupResponse {
+export class LookupResponse implements LookupAnswer {
   @ApiProperty({ example: 12, description: 'Transactions the provider reported for the range.' }) checked: number;
   @ApiProperty({ example: 2, description: 'Newly credited, including stored unmatched ones that now match.' }) applied: number;
   @ApiProperty({ example: 9, description: 'Already recorded before.' }) duplicates: number;

@@ -5,10 +5,16 @@ import { BusinessClock } from '../../../common/time/business-clock.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { PaymentsPerDayRepository } from '../infrastructure/payments-per-day.repository.js';
 
+export interface DayPayments {
+  date: string;
+  payments: number;
+  amount: number;
+}
+
 export interface PaymentsPerDay {
   startdate: string;
   enddate: string;
-  days: Array<{ date: string; payments: number; amount: number }>;
+  days: DayPayments[];
 }
 
 /** The dashboard's chart data that no other report gives. */

@@ -4,6 +4,7 @@ import { addDays } from '../../../common/time/business-date.js';
 import { checkDateRange, MAX_RANGE_DAYS } from '../../../common/time/date-range.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { BusinessClock } from '../../../common/time/business-clock.js';
+import { DealStatus } from '../../contracts/domain/credit-policy.js';
 import { PortfolioRepository } from '../infrastructure/portfolio.repository.js';
 
 export interface PortfolioReport {
@@ -18,9 +19,19 @@ export interface PortfolioReport {
   repossessedbalance: number;
   writtenoffbalance: number;
   bookbalance: number;
-  collection: { startdate: string; enddate: string; due: number; collected: number; rate: number | null };
-  dealsbystatus: { LOCKED: number; UNLOCKED: number; PAID_OFF: number; REPOSSESSED: number };
+  collection: CollectionRate;
+  dealsbystatus: DealsByStatus;
 }
+
+export interface CollectionRate {
+  startdate: string;
+  enddate: string;
+  due: number;
+  collected: number;
+  rate: number | null;
+}
+
+export type DealsByStatus = Record<DealStatus, number>;
 
 @Injectable()
 export class ReportsService {

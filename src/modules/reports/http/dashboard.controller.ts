@@ -4,7 +4,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { toInt } from '../../../common/http/pagination.js';
-import { DashboardService } from '../application/dashboard.service.js';
+import { DashboardService, DayPayments, PaymentsPerDay } from '../application/dashboard.service.js';
 
 export class PaymentsPerDayQuery {
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 90, default: 30, description: 'How many business days, ending today.' })
@@ -16,13 +16,13 @@ export class PaymentsPerDayQuery {
   days: number = 30;
 }
 
-export class DayPaymentsResponse {
+export class DayPaymentsResponse implements DayPayments {
   @ApiProperty({ example: '2026-03-01', format: 'date' }) date: string;
   @ApiProperty({ example: 14, description: 'Payments received that business day (every type, deposits included).' }) payments: number;
   @ApiProperty({ example: 420000, description: 'Their sum.' }) amount: number;
 }
 
-export class PaymentsPerDayResponse {
+export class PaymentsPerDayResponse implements PaymentsPerDay {
   @ApiProperty({ example: '2026-02-01', format: 'date' }) startdate: string;
   @ApiProperty({ example: '2026-03-02', format: 'date' }) enddate: string;
   @ApiProperty({ type: [DayPaymentsResponse], description: 'One entry per business day, oldest first, zeros included.' }) days: DayPaymentsResponse[];

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateField } from '../../../common/validation/fields.js';
+import { CollectionRate, DealsByStatus, PortfolioReport } from '../application/reports.service.js';
 
 export class PortfolioQuery {
   @DateField({
@@ -17,7 +18,7 @@ export class PortfolioQuery {
   enddate?: string;
 }
 
-export class CollectionRateResponse {
+export class CollectionRateResponse implements CollectionRate {
   @ApiProperty({ example: '2026-02-01' }) startdate: string;
   @ApiProperty({ example: '2026-02-28' }) enddate: string;
   @ApiProperty({
@@ -43,14 +44,14 @@ export class CollectionRateResponse {
 }
 
 /** Deals counted by their status today; every status is listed, zeros included. */
-export class DealsByStatusResponse {
+export class DealsByStatusResponse implements DealsByStatus {
   @ApiProperty({ example: 120 }) LOCKED: number;
   @ApiProperty({ example: 860 }) UNLOCKED: number;
   @ApiProperty({ example: 45 }) PAID_OFF: number;
   @ApiProperty({ example: 3 }) REPOSSESSED: number;
 }
 
-export class PortfolioResponse {
+export class PortfolioResponse implements PortfolioReport {
   @ApiProperty({ example: '2026-03-01', description: 'The business day the figures are for.' }) asof: string;
   @ApiProperty({ example: 'UGX' }) currency: string;
   @ApiProperty({
