@@ -42,7 +42,3 @@ export function addDays(date: string, days: number): string {
 export function daysBetween(from: string, to: string): number {
   return Math.round((toUtc(to) - toUtc(from)) / DAY_MS);
 }
-
-export function compareDates(a: string, b: string): -1 | 0 | 1 {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

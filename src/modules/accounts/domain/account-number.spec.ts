@@ -1,5 +1,8 @@
 import fc from 'fast-check';
-import { accountNumberFor, isWellFormedAccountNumber } from './account-number.js';
+import { accountNumberFor, luhnCheckDigit } from './account-number.js';
+
+/** What the check digit is for: a number whose last digit is not the Luhn digit of the rest was mistyped. */
+const passesCheck = (number: string) => luhnCheckDigit(number.slice(2, -1)) === Number(number.at(-1));
 
 describe('account numbers', () => {
   it('writes AC, eight digits of the id and a check digit', () => {
@@ -10,7 +13,7 @@ describe('account numbers', () => {
   it('gives every id its own number, and every number passes its own check', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2_147_483_647 }), fc.integer({ min: 1, max: 2_147_483_647 }), (a, b) => {
-        expect(isWellFormedAccountNumber(accountNumberFor(a))).toBe(true);
+        expect(passesCheck(accountNumberFor(a))).toBe(true);
         if (a !== b) expect(accountNumberFor(a)).not.toBe(accountNumberFor(b));
       }),
     );
@@ -22,7 +25,7 @@ describe('account numbers', () => {
         const number = accountNumberFor(id);
         const d = (Number(number[position]) + delta) % 10;
         const typo = number.slice(0, position) + d + number.slice(position + 1);
-        expect(isWellFormedAccountNumber(typo)).toBe(false);
+        expect(passesCheck(typo)).toBe(false);
       }),
     );
   });

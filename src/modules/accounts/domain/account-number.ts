@@ -19,8 +19,3 @@ export function luhnCheckDigit(digits: string): number {
   }
   return (10 - (sum % 10)) % 10;
 }
-
-export function isWellFormedAccountNumber(value: string): boolean {
-  const match = /^AC(\d{8,})(\d)$/.exec(value.trim().toUpperCase());
-  return Boolean(match) && luhnCheckDigit(match![1]) === Number(match![2]);
-}

@@ -1,4 +1,3 @@
-import { notFound } from '../../../common/errors/domain-error.js';
 import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
 /**
@@ -80,5 +79,3 @@ export function statusOfReport(status: string): typeof MessageStatus.DELIVERED |
   if (status === 'Failed' || status === 'Rejected' || status === 'AbsentSubscriber' || status === 'Expired') return MessageStatus.FAILED;
   return null;
 }
-
-export const customerUnknown = (customerId: number) => notFound('CUSTOMER_NOT_FOUND', `Customer ${customerId} not found.`);
