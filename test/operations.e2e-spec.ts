@@ -18,14 +18,15 @@ export function routesOf(t: TestApp) {
     const proto = Object.getPrototypeOf(wrapper.instance) as Record<string, unknown>;
     return scanner.getAllMethodNames(proto).flatMap((name) => {
       const handler = proto[name] as object;
-      const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
-      if (path === undefined) return [];
-      return [{
+      const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+      if (paths === undefined) return [];
+      // a handler may serve several paths (bonus days: customers/bonus and device/bonus-days)
+      return [paths].flat().map((path) => ({
         method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number],
         path: `/${[base, path].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/'),
         roles: reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [handler as never, controller]),
         isPublic: reflector.getAllAndOverride<boolean | undefined>(PUBLIC_KEY, [handler as never, controller]) === true,
-      }];
+      }));
     });
   });
 }
