@@ -50,8 +50,7 @@ describe('Customer messages by SMS', () => {
       now: new Date('2026-03-10T08:00:00Z'),
       env: smsEnv(sms.url),
     });
-    await t.app.listen(0, '127.0.0.1');
-    sms.setCallbackUrl(`${await t.app.getUrl()}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+    sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=${CALLBACK_KEY}`);
     sms.setReportDelay(5, 3, 100); // every third report comes later
     operator = await t.token(Role.OPERATOR);
     provider = await t.token(Role.PROVIDER);
@@ -251,7 +250,7 @@ describe('Customer messages by SMS', () => {
     // forms are taken on this route only
     await t.http.post('/finance/messages/send').set('x-access-token', operator).type('form').send(`customerid=${c.customerid}&text=hi`).expect(415);
     await report({ status: 'Success' }).expect(400);
-    sms.setCallbackUrl(`${await t.app.getUrl()}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+    sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=${CALLBACK_KEY}`);
   });
 
   it('keeps messages PENDING while no gateway is configured and says so on /health; a receipt is worded in the customer’s language when sent', async () => {

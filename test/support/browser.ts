@@ -25,9 +25,7 @@ export interface WebJourney {
 export async function startWebJourney(): Promise<WebJourney> {
   if (!existsSync(join(WEB_CLIENT_DIR, 'index.html'))) throw new Error('web client not built: run `npm run web:build` (npm test does it in pretest)');
   const t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.getHttpServer().address() as { port: number };
-  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const baseUrl = t.baseUrl;
   const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
   const contexts: BrowserContext[] = [];
   return {

@@ -25,6 +25,8 @@ export interface TestApp {
   clock: ManualClock;
   db: DataSource;
   databaseUrl: string;
+  /** Where the app listens (127.0.0.1, a free port): for clients other than `http`, a browser or a webhook sender. */
+  baseUrl: string;
   /** A token for a fresh user of that role (made once per role and cached). */
   token(role: Role): Promise<string>;
   /** Makes a staff user and returns its id and token. */
@@ -102,7 +104,10 @@ export async function startTestApp(options: { env?: Record<string, string>; now?
   const config = testConfig(databaseUrl, options.env);
   const clock = new ManualClock(options.now ?? new Date('2026-01-15T09:00:00Z'));
   const app = await createApp(config, { clock });
-  await app.getHttpAdapter().getInstance().ready();
+  // Listening once: supertest would otherwise open and close a listener per request, and a long fuzz run
+  // (PAYG_LONG_TESTS=1) then runs out of local ports (EADDRINUSE)
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   const http = request(app.getHttpServer());
   const tokens = new Map<Role, Promise<string>>();
   let adminToken: Promise<string> | undefined;
@@ -134,6 +139,7 @@ export async function startTestApp(options: { env?: Record<string, string>; now?
     clock,
     db: app.get(DataSource),
     databaseUrl,
+    baseUrl,
     token,
     user,
     async close() {
