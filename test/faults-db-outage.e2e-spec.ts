@@ -123,7 +123,7 @@ describe('Database outage under load', () => {
     expect({ count: unexpected.length, first: unexpected.slice(0, 5).map((r) => `${r.path} ${JSON.stringify(r.payload)} → ${r.status} ${JSON.stringify(r.body)} after ${r.ms} ms`) }).toEqual({ count: 0, first: [] });
     const refused = sent.filter((r) => r.status === 503);
     for (const r of refused) expect(r.body).toEqual({ message: expect.any(String) });
-    const maxLatency = Math.max(...sent.map((r) => r.ms));
+    const maxLatency = sent.reduce((most, r) => Math.max(most, r.ms), 0); // the long variant sends more than Math.max(...) takes arguments
     expect(maxLatency).toBeLessThanOrEqual(ANSWER_WITHIN_MS);
 
     const figures: Record<string, unknown>[] = [];
