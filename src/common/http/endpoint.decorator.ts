@@ -34,8 +34,21 @@ export interface EndpointOptions {
   body?: Type<unknown>;
 }
 
+/**
+ * A handler decorator that holds the handler to the answer it documents: a handler whose return type
+ * lacks a field of the documented response does not compile.
+ */
+export type HandlerOf<R> = <F extends (...args: never[]) => R | Promise<R>>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<F>,
+) => void;
+
 /** One line per route: access rule, status code, and the OpenAPI operation with its answers. */
-export function Endpoint(options: EndpointOptions) {
+export function Endpoint<R>(options: EndpointOptions & { response: [Type<R>] }): HandlerOf<R[]>;
+export function Endpoint<R>(options: EndpointOptions & { response: Type<R> }): HandlerOf<R>;
+export function Endpoint(options: EndpointOptions): HandlerOf<unknown>;
+export function Endpoint(options: EndpointOptions): HandlerOf<unknown> {
   const isPublic = options.roles === 'public';
   const status = options.status ?? HttpStatus.OK;
   const errorStatuses = [...new Set([...(isPublic ? [] : [401, 403]), 400, ...(options.errors ?? [])])].sort();
