@@ -177,6 +177,27 @@ describe('Payments that are never lost', () => {
       expect(await waiting()).not.toContainEqual(expect.objectContaining({ transactionid: id }));
     });
 
+    it('credits payments that arrive while their customer is being registered: none stays unmatched', async () => {
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      for (let round = 0; round < 4; round++) {
+        const body = registrationBody(dealid);
+        const registering = t.http.post('/finance/customers/register').set('x-access-token', operator).send(body);
+        const ids: string[] = [];
+        const answers: Array<Promise<unknown>> = [registering.then((r) => r)];
+        for (let i = 0; i < 15; i++) {
+          const id = txid('RACE');
+          ids.push(id);
+          answers.push(callback({ transaction: { id, amount: 100, tag: body.payg } }).then((r) => expect(r.status).toBe(200)));
+          await sleep(3);
+        }
+        const [registered] = (await Promise.all(answers)) as [{ status: number; body: { customerid: number } }];
+        expect(registered.status).toBe(201);
+        const left = await t.db.query(`SELECT id FROM mobile_money_transactions WHERE id = ANY($1) AND status <> 'APPLIED'`, [ids]);
+        expect(left).toEqual([]);
+        expect(await dealOf(registered.body.customerid)).toMatchObject({ amountpaid: 60000 + 15 * 100 });
+      }
+    });
+
     it('ignores fields the provider adds, keeps the body as sent, and still validates the fields it uses', async () => {
       const c = await registerCustomer(t, dealid);
       const id = txid();

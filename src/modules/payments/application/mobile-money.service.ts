@@ -74,6 +74,8 @@ export class MobileMoneyService implements OnModuleInit {
   onModuleInit(): void {
     // a payment that arrived before its customer was registered is applied at registration
     this.dealEvents.subscribeOpened(async (em, opened) => {
+      // a callback storing a payment under one of these codes right now waits for this transaction, or it waits for the callback
+      await this.notifications.lockTags(em, opened.map((o) => o.payg));
       // one cheap look for waiting payments (nearly always none), then only the tags that have some
       const tags = await this.notifications.unmatchedTags(em, opened.map((o) => o.payg));
       for (const tag of tags) await this.applyMatchable(em, tag);
@@ -110,6 +112,8 @@ export class MobileMoneyService implements OnModuleInit {
         const stored = await this.notifications.storeNotificationAndLockDeal(em, notification);
         if (!stored) return this.repeated(id, amount, em);
         if (stored.customerId === null) {
+          const matched = await this.matchAfterRegistrations(em, id, notification.tag);
+          if (matched) return matched;
           const why = notification.tag ? `No customer has PAYG code ${notification.tag}` : 'The payer gave no PAYG code';
           return { message: `${why}; the payment is kept unmatched.`, status: CallbackOutcome.UNMATCHED };
         }
@@ -121,6 +125,19 @@ export class MobileMoneyService implements OnModuleInit {
       if (!crediting || isDatabaseUnavailable(error) || isSerializationFailure(error)) throw error;
       return this.hold(notification, amount, error);
     }
+  }
+
+  /**
+   * A notification just stored UNMATCHED: a registration (or lock-update) giving some customer its
+   * tag may be committing now, unseen by the statement that stored it. Waits for any such
+   * transaction (lockTags) and matches again; null when the tag is still nobody's.
+   */
+  private async matchAfterRegistrations(em: EntityManager, id: string, tag: string): Promise<CallbackAnswer | null> {
+    if (!tag) return null;
+    if ((await this.applyMatchable(em, tag)) === 0) return null;
+    const row = (await this.notifications.find(id, em))!;
+    if (row.status !== NotificationStatus.APPLIED) return null;
+    return { message: 'Payment applied.', status: CallbackOutcome.APPLIED, customerid: row.customer_id! };
   }
 
   /** The same id again: harmless with the same amount (the provider retried), a 409 with another. */
@@ -174,6 +191,7 @@ export class MobileMoneyService implements OnModuleInit {
    */
   async applyMatchable(em?: EntityManager, tag?: string): Promise<number> {
     const run = async (tx: EntityManager) => {
+      if (tag !== undefined) await this.notifications.lockTags(tx, [tag.trim()]);
       let applied = 0;
       for (const row of await this.notifications.lockMatchable(tx, 500, tag?.trim())) {
         if (await this.applyWaiting(tx, row.id, row.match_id, Money.of(row.amount))) applied++;

@@ -32,6 +32,9 @@ export interface NewNotification {
 /** What storing a notification found: nothing stored (the id was there already), or the customer its tag names, with that deal locked. */
 export type StoredNotification = undefined | { customerId: null; deal: null } | { customerId: number; deal: ContractRow | null };
 
+/** The first key of the per-tag advisory locks (lockTags): any fixed number no other lock uses. */
+const TAG_LOCK = 1_765_900_001;
+
 const insertValues = (n: NewNotification) => [n.id, n.amount, n.tag, n.source, JSON.stringify(n.raw ?? null)];
 
 @Injectable()
@@ -132,6 +135,21 @@ export class MobileMoneyRepository {
        LIMIT $1
        FOR UPDATE OF t SKIP LOCKED`,
       tag !== undefined ? [limit, tag] : [limit],
+    );
+  }
+
+  /**
+   * Serialises, per tag (letter case ignored), whoever matches waiting notifications to a customer:
+   * a callback that stored one UNMATCHED, and a registration or lock-update giving a customer that
+   * code. Neither sees the other's uncommitted rows, so without this a payment stored while its
+   * customer was being registered stayed unmatched. Held until the transaction ends; taken in one
+   * order, so two holders of several tags never deadlock. The statement after it sees what the
+   * previous holder committed.
+   */
+  async lockTags(em: EntityManager, tags: string[]): Promise<void> {
+    await em.query(
+      `SELECT pg_advisory_xact_lock(${TAG_LOCK}, k) FROM (SELECT DISTINCT hashtext(lower(t)) AS k FROM unnest($1::text[]) AS t ORDER BY 1) AS keys`,
+      [tags],
     );
   }
 
