@@ -172,6 +172,21 @@ describe('Mobile money', () => {
       expect((await dealOf(c.customerid)).amountpaid).toBe(106000);
     });
 
+    it('knows a transaction by one id whether it came by callback, look-up or recon: spaces around it do not make a second payment', async () => {
+      const c = await registerCustomer(t, dealid);
+      const [first, second] = [txid(), txid()];
+      expect((await callback({ id: `${first} `, amount: 1000, tag: c.payg }).expect(200)).body.status).toBe('APPLIED');
+      sim.addTransaction({ id: `${first} `, amount: 1000, tag: c.payg, status: 'SUCCESS', timestamp: '2026-03-09T10:00:00Z' });
+      sim.addTransaction({ id: ` ${second}\u00a0`, amount: 2000, tag: c.payg, status: 'SUCCESS', timestamp: '2026-03-09T11:00:00Z' });
+      const res = await t.http.post('/finance/amlogs/lookup').set('x-access-token', operator).send({ startdate: '2026-03-09', enddate: '2026-03-09' }).expect(200);
+      expect(res.body).toEqual({ checked: 2, applied: 1, duplicates: 1, unmatched: 0 });
+      expect(await paymentsFor(first)).toBe(1);
+      expect(await paymentsFor(second)).toBe(1);
+      const recon = await t.http.post('/finance/payments/recon').set('x-access-token', operator).send({ reference: second }).expect(200);
+      expect(recon.body.status).toBe('ALREADY_APPLIED');
+      expect((await dealOf(c.customerid)).amountpaid).toBe(63000);
+    });
+
     it('answers 502 when the provider is down and applies nothing', async () => {
       const c = await registerCustomer(t, dealid);
       const id = txid();

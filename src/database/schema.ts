@@ -23,6 +23,7 @@ import { ImportFilesUncompressed1765929600000 } from './migrations/1765929600000
 import { DropUnreadIndexes1766016000000 } from './migrations/1766016000000-DropUnreadIndexes.js';
 import { NameIndexSmallPendingList1766102400000 } from './migrations/1766102400000-NameIndexSmallPendingList.js';
 import { DropPrefixNameIndex1766188800000 } from './migrations/1766188800000-DropPrefixNameIndex.js';
+import { TrimmedTransactionIds1766275200000 } from './migrations/1766275200000-TrimmedTransactionIds.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -47,4 +48,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   DropUnreadIndexes1766016000000,
   NameIndexSmallPendingList1766102400000,
   DropPrefixNameIndex1766188800000,
+  TrimmedTransactionIds1766275200000,
 ];

@@ -14,11 +14,13 @@ const STATUSES = new Set(['SUCCESS', 'FAILED', 'PENDING']);
 
 function parseTransaction(value: unknown): ProviderTransaction {
   const t = value as Record<string, unknown> | null;
+  // trimmed as the callback's IdentifierField trims it: one transaction has one id whichever way it arrives
+  const id = typeof t?.id === 'string' ? t.id.trim() : undefined;
   if (
     !t ||
-    typeof t.id !== 'string' ||
-    t.id.length === 0 ||
-    t.id.length > 255 ||
+    id === undefined ||
+    id.length === 0 ||
+    id.length > 255 ||
     typeof t.amount !== 'number' ||
     !Number.isFinite(t.amount) ||
     (t.tag != null && (typeof t.tag !== 'string' || t.tag.length > 255)) ||
@@ -28,7 +30,7 @@ function parseTransaction(value: unknown): ProviderTransaction {
     throw providerFailed('it answered a malformed transaction');
   }
   // a payer who typed no reference: the provider may send no tag at all; kept as unmatched
-  return { id: t.id, amount: t.amount, tag: typeof t.tag === 'string' ? t.tag.trim() : '', status: t.status as ProviderTransaction['status'], timestamp: typeof t.timestamp === 'string' ? t.timestamp : undefined };
+  return { id, amount: t.amount, tag: typeof t.tag === 'string' ? t.tag.trim() : '', status: t.status as ProviderTransaction['status'], timestamp: typeof t.timestamp === 'string' ? t.timestamp : undefined };
 }
 
 /** HTTP adapter: Bearer key, 10 s timeout, redirects refused (a redirect is not the provider answering). */
