@@ -187,6 +187,39 @@ describe('Mobile money', () => {
       expect((await dealOf(c.customerid)).amountpaid).toBe(63000);
     });
 
+    it('holds for an operator a listed payment above MAX_AMOUNT or finer than a cent, by look-up and by recon alike', async () => {
+      const c = await registerCustomer(t, dealid);
+      const [big, fine, bigRecon, fineRecon, tiny] = [txid(), txid(), txid(), txid(), txid()];
+      sim.addTransaction({ id: big, amount: 2_000_000_000, tag: c.payg, status: 'SUCCESS', timestamp: '2026-03-09T10:00:00Z' });
+      sim.addTransaction({ id: fine, amount: 10.005, tag: c.payg, status: 'SUCCESS', timestamp: '2026-03-09T10:00:00Z' });
+      sim.addTransaction({ id: tiny, amount: 0.001, tag: c.payg, status: 'SUCCESS', timestamp: '2026-03-09T10:00:00Z' });
+      const res = await t.http.post('/finance/amlogs/lookup').set('x-access-token', operator).send({ startdate: '2026-03-09', enddate: '2026-03-09' }).expect(200);
+      expect(res.body).toEqual({ checked: 3, applied: 0, duplicates: 0, unmatched: 2 });
+      sim.addTransaction({ id: bigRecon, amount: 2_000_000_000, tag: c.payg, status: 'SUCCESS' });
+      sim.addTransaction({ id: fineRecon, amount: 10.019, tag: c.payg, status: 'SUCCESS' });
+      const recon = (reference: string) => t.http.post('/finance/payments/recon').set('x-access-token', operator).send({ reference }).expect(200);
+      expect((await recon(bigRecon)).body).toEqual({
+        reference: bigRecon,
+        status: 'UNMATCHED',
+        message: 'Kept for an operator to assign: Amount 2000000000 is above the 1000000000 credited automatically: an operator must check it.',
+      });
+      expect((await recon(fineRecon)).body).toMatchObject({ status: 'UNMATCHED' });
+      expect((await recon(tiny)).body).toEqual({ reference: tiny, status: 'FAILED', message: 'The provider reports it SUCCESS, but its amount 0.001 is less than a cent: nothing to credit.' });
+      const held = await t.db.query(`SELECT id, amount, status, source FROM mobile_money_transactions WHERE id = ANY($1) ORDER BY id`, [[big, fine, bigRecon, fineRecon, tiny]]);
+      expect(held).toEqual(
+        [
+          { id: big, amount: '2000000000.00', status: 'HELD', source: 'LOOKUP' },
+          { id: fine, amount: '10.00', status: 'HELD', source: 'LOOKUP' },
+          { id: bigRecon, amount: '2000000000.00', status: 'HELD', source: 'RECON' },
+          { id: fineRecon, amount: '10.01', status: 'HELD', source: 'RECON' },
+        ].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      );
+      // an operator decides: assigning credits what was kept
+      await t.http.post('/finance/amlogs/assign').set('x-access-token', operator).send({ transactionid: fine, customerid: c.customerid }).expect(200);
+      expect((await dealOf(c.customerid)).amountpaid).toBe(60010);
+      expect((await recon(bigRecon)).body.status).toBe('UNMATCHED');
+    });
+
     it('answers 502 when the provider is down and applies nothing', async () => {
       const c = await registerCustomer(t, dealid);
       const id = txid();

@@ -32,6 +32,12 @@ export class Money {
     return new Money(value.plus(0)); // -0 → 0
   }
 
+  /** A JSON number cut down to whole cents (10.005 → 10.00): never more than was given. Throws when it is not finite. */
+  static truncated(input: number): Money {
+    if (!Number.isFinite(input)) throw new InvalidMoneyError(`not a finite amount: ${input}`);
+    return new Money(new D(String(input)).toDecimalPlaces(2, Decimal.ROUND_DOWN).plus(0));
+  }
+
   static zero(): Money {
     return new Money(new D(0));
   }

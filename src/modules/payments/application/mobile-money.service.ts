@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Page } from '../../../common/http/pagination.js';
-import { MAX_AMOUNT, Money } from '../../../common/money/money.js';
+import { Money } from '../../../common/money/money.js';
 import { addDays } from '../../../common/time/business-date.js';
 import { checkDateRange } from '../../../common/time/date-range.js';
 import { isSerializationFailure } from '../../../common/database/postgres-errors.js';
@@ -13,6 +13,7 @@ import { ContractsService, type LockedContract } from '../../contracts/applicati
 import { DealEvents } from '../../contracts/application/deal-events.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import {
+  assessProviderAmount,
   CallbackOutcome,
   checkRepeat,
   NotificationStatus,
@@ -228,15 +229,16 @@ export class MobileMoneyService implements OnModuleInit {
     for (const t of transactions) {
       if (t.status !== 'SUCCESS') continue;
       try {
-        const kind = storable(t);
-        if (kind === 'HOLD') {
-          // money the provider says it received must not vanish because it exceeds what is credited automatically
-          const held = await this.notifications.insertHeld({ id: t.id, amount: Money.of(t.amount).toFixed(), tag: t.tag, source: 'LOOKUP', raw: t }, `Amount ${t.amount} is above the ${MAX_AMOUNT} credited automatically: an operator must check it.`);
-          if (held) answer.unmatched++;
+        const amount = assessProviderAmount(t.amount);
+        if ('refuse' in amount) {
+          this.logger.warn(`look-up: transaction ${t.id} not stored: ${amount.refuse}`);
+          continue;
+        }
+        if ('hold' in amount) {
+          if (await this.holdForOperator(t, 'LOOKUP', amount)) answer.unmatched++;
           else answer.duplicates++;
           continue;
         }
-        if (kind === 'NO') continue;
         const outcome = await this.receive({ id: t.id, amount: t.amount, tag: t.tag }, 'LOOKUP', t);
         if (outcome.status === CallbackOutcome.APPLIED) answer.applied++;
         else if (outcome.status === CallbackOutcome.DUPLICATE) answer.duplicates++;
@@ -253,6 +255,14 @@ export class MobileMoneyService implements OnModuleInit {
   /** The scheduled look-up: the last two days, because some providers send a callback once and never retry. */
   async lookupRecent(today: string): Promise<LookupAnswer> {
     return this.lookup(addDays(today, -2), today);
+  }
+
+  /**
+   * Money the provider says it received must not vanish because the service may not credit it by
+   * itself: stored HELD for an operator. false when the id is stored already.
+   */
+  private holdForOperator(t: ProviderTransaction, source: Source, amount: { hold: Money; reason: string }): Promise<boolean> {
+    return this.notifications.insertHeld({ id: t.id, amount: amount.hold.toFixed(), tag: t.tag, source, raw: t }, amount.reason);
   }
 
   /** Settles one transaction: what this service knows first, then the provider. */
@@ -272,7 +282,13 @@ export class MobileMoneyService implements OnModuleInit {
     }
     const remote = await this.provider.getTransaction(reference);
     if (!remote) return { reference, status: ReconStatus.NOT_FOUND, message: 'The provider does not know this transaction.' };
-    if (remote.status !== 'SUCCESS' || storable(remote) !== 'YES') return { reference, status: ReconStatus.FAILED, message: `The provider reports it ${remote.status}: nothing to credit.` };
+    if (remote.status !== 'SUCCESS') return { reference, status: ReconStatus.FAILED, message: `The provider reports it ${remote.status}: nothing to credit.` };
+    const amount = assessProviderAmount(remote.amount);
+    if ('refuse' in amount) return { reference, status: ReconStatus.FAILED, message: `The provider reports it SUCCESS, but its ${amount.refuse}: nothing to credit.` };
+    if ('hold' in amount) {
+      if (!(await this.holdForOperator(remote, 'RECON', amount))) return this.recon(reference);
+      return { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${amount.reason}` };
+    }
     const outcome = await this.receive({ id: remote.id, amount: remote.amount, tag: remote.tag }, 'RECON', remote);
     const status = outcome.status === CallbackOutcome.APPLIED ? ReconStatus.APPLIED : outcome.status === CallbackOutcome.UNMATCHED ? ReconStatus.UNMATCHED : ReconStatus.ALREADY_APPLIED;
     return { reference, status, message: outcome.message };
@@ -283,23 +299,6 @@ export class MobileMoneyService implements OnModuleInit {
 function describe(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.replace(/\s+/g, ' ').slice(0, 300);
-}
-
-/**
- * Whether a provider transaction can be credited (YES: a positive amount in cents within the bounds of
- * part 4; an empty tag is kept as unmatched), only kept for an operator (HOLD: above those bounds but
- * storable), or not stored at all (NO: not an amount in cents).
- */
-function storable(t: ProviderTransaction): 'YES' | 'HOLD' | 'NO' {
-  let amount: Money;
-  try {
-    amount = Money.of(t.amount);
-  } catch {
-    return 'NO';
-  }
-  if (!amount.isPositive()) return 'NO';
-  if (amount.lte(Money.of(MAX_AMOUNT))) return 'YES';
-  return amount.lt(Money.of(1_000_000_000_000)) ? 'HOLD' : 'NO';
 }
 
 function unmatchedView(row: NotificationRow): UnmatchedView {

@@ -1,5 +1,5 @@
 import { conflict, DomainError, ErrorKind, notFound } from '../../../common/errors/domain-error.js';
-import { Money } from '../../../common/money/money.js';
+import { MAX_AMOUNT, Money } from '../../../common/money/money.js';
 import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
 /**
@@ -36,6 +36,38 @@ export interface ProviderTransaction {
 export function checkRepeat(id: string, storedAmount: Money, amount: Money): void {
   if (!storedAmount.eq(amount)) {
     throw conflict('TRANSACTION_AMOUNT_MISMATCH', `Transaction ${id} was already received with amount ${storedAmount.toFixed()}, not ${amount.toFixed()}.`);
+  }
+}
+
+/** The ledger's amounts are numeric(14,2): below this, any amount can be stored. */
+const STORABLE_BELOW = Money.of(1_000_000_000_000);
+
+/**
+ * What the service does with the amount of a transaction the provider reports SUCCESS (look-up and
+ * reconciliation): credit it; hold it for an operator, with the reason, when it is money the service
+ * must not credit by itself (above MAX_AMOUNT, or finer than a cent: kept cut down to cents, the
+ * provider's figure in the reason and in the stored body); or refuse it when it is not a payment at all.
+ */
+export type ProviderAmount = { credit: Money } | { hold: Money; reason: string } | { refuse: string };
+
+export function assessProviderAmount(amount: number): ProviderAmount {
+  if (!Number.isFinite(amount) || amount <= 0) return { refuse: `amount ${amount} is not a payment` };
+  const cents = Money.truncated(amount);
+  if (!cents.isPositive()) return { refuse: `amount ${amount} is less than a cent` };
+  if (!cents.lt(STORABLE_BELOW)) return { refuse: `amount ${amount} is beyond what the ledger can hold` };
+  if (!inCents(amount)) {
+    return { hold: cents, reason: `Amount ${amount} has more than two decimal places: an operator must check it (kept as ${cents.toFixed()}).` };
+  }
+  if (cents.gt(Money.of(MAX_AMOUNT))) return { hold: cents, reason: `Amount ${amount} is above the ${MAX_AMOUNT} credited automatically: an operator must check it.` };
+  return { credit: cents };
+}
+
+function inCents(amount: number): boolean {
+  try {
+    Money.of(amount);
+    return true;
+  } catch {
+    return false;
   }
 }
 
