@@ -147,6 +147,32 @@ describe('Device locking, bonus days and repossession', () => {
     expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['PERMANENT_LOCK']);
   });
 
+  it('refuses a re-push on a repossessed deal, saying why', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000);
+    await post('/finance/contracts/repossess', { customerid: c.customerid, reason: 'Device recovered' }).expect(200);
+    const refused = await post('/finance/device/sync-status', { customerid: c.customerid }).expect(409);
+    expect(refused.body).toEqual({ message: `Customer ${c.customerid}'s deal is repossessed: the device stays locked for good, there is nothing to push.` });
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['PERMANENT_LOCK', 'UNLOCK']);
+  });
+
+  it('lets a paid-off contract no longer release or lock its device once another customer pays for it', async () => {
+    const a = await registerCustomer(t, dealid);
+    await pay(a.customerid, 540000);
+    await post('/finance/device/sync-status', { customerid: a.customerid }).expect(200);
+    // the device came back and was financed again (DESIGN part 10 frees a paid-off deal's IMEI)
+    const b = await registerCustomer(t, dealid, { imei: a.imei });
+    await pay(b.customerid, 45000);
+    const before = (await commands(a.customerid)).length;
+    const message = `Customer ${a.customerid}'s device (IMEI ${a.imei}) is now on customer ${b.customerid}'s deal: this contract no longer commands it.`;
+    expect((await post('/finance/device/sync-status', { customerid: a.customerid }).expect(409)).body).toEqual({ message });
+    expect((await post('/finance/contracts/repossess', { customerid: a.customerid, reason: 'wrong customer' }).expect(409)).body).toEqual({ message });
+    expect(await commands(a.customerid)).toHaveLength(before);
+    expect((await t.http.get(`/finance/customers/${a.customerid}`).set('x-access-token', operator).expect(200)).body.deal.status).toBe('PAID_OFF');
+    await worker.drain();
+    expect(lock.devices.get(a.imei)).toMatchObject({ action: 'UNLOCK', payg: b.payg });
+  });
+
   it('gives bonus days on both routes: date extended, balance untouched, grant recorded, SYNC queued', async () => {
     const c = await registerCustomer(t, dealid);
     const res = await post('/finance/device/bonus-days', { customerid: c.customerid, days: 10 }).expect(200);

@@ -24,6 +24,7 @@ import { DropUnreadIndexes1766016000000 } from './migrations/1766016000000-DropU
 import { NameIndexSmallPendingList1766102400000 } from './migrations/1766102400000-NameIndexSmallPendingList.js';
 import { DropPrefixNameIndex1766188800000 } from './migrations/1766188800000-DropPrefixNameIndex.js';
 import { TrimmedTransactionIds1766275200000 } from './migrations/1766275200000-TrimmedTransactionIds.js';
+import { CommandsInOrderPerDevice1766361600000 } from './migrations/1766361600000-CommandsInOrderPerDevice.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -49,4 +50,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   NameIndexSmallPendingList1766102400000,
   DropPrefixNameIndex1766188800000,
   TrimmedTransactionIds1766275200000,
+  CommandsInOrderPerDevice1766361600000,
 ];

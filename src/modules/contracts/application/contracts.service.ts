@@ -15,6 +15,7 @@ import {
   alreadyRepossessed,
   bonusLimit,
   contractNotFound,
+  deviceMovedOn,
   nothingToSync,
   paidOffNoBonus,
   paidOffNoUnlock,
@@ -253,7 +254,9 @@ export class ContractsService {
   syncStatus(customerId: number, actor: AuthUser): Promise<CommandView> {
     return this.dataSource.transaction(async (em) => {
       const row = await this.lock(em, customerId);
-      if (!(row.nextpaymentdate > this.businessClock.today()) || row.status === DealStatus.REPOSSESSED) throw nothingToSync(customerId, row.nextpaymentdate);
+      if (row.status === DealStatus.REPOSSESSED) throw repossessed(customerId, 'the device stays locked for good, there is nothing to push');
+      if (!(row.nextpaymentdate > this.businessClock.today())) throw nothingToSync(customerId, row.nextpaymentdate);
+      await this.assertCommandsDevice(em, row);
       const action = row.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC;
       return this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: row.nextpaymentdate, reason: 'status re-push', createdBy: actor.id });
     });
@@ -286,11 +289,23 @@ export class ContractsService {
     });
   }
 
+  /**
+   * A paid-off contract's device may have been financed again (DESIGN part 10 frees its IMEI): from
+   * then on the device is the new deal's, and the old contract must not release or lock it.
+   * A deal still being paid for holds its IMEI alone (unique), so only a paid-off one can find another.
+   */
+  private async assertCommandsDevice(em: EntityManager, row: ContractRow): Promise<void> {
+    if (row.status !== DealStatus.PAID_OFF) return;
+    const paying = await this.contracts.customerPayingOnDevice(em, row.imei, row.id);
+    if (paying !== null) throw deviceMovedOn(row.customer_id, row.imei, paying);
+  }
+
   /** Contract and deal repossessed (customers marks the customer on the deal event); the device locked for good. */
   repossess(customerId: number, reason: string, actor: AuthUser): Promise<{ deal: CustomerDealView; repossessedat: Date }> {
     return this.dataSource.transaction(async (em) => {
       const row = await this.lock(em, customerId);
       if (row.status === DealStatus.REPOSSESSED) throw alreadyRepossessed(customerId);
+      await this.assertCommandsDevice(em, row);
       const repossessedat = await this.contracts.markRepossessed(em, row.id, reason, actor.id);
       await this.commands.enqueue(em, { device: deviceOf(row), action: DeviceAction.PERMANENT_LOCK, nextpaymentdate: row.nextpaymentdate, reason: `repossessed: ${reason}`.slice(0, 255), createdBy: actor.id });
       const after = { ...stateOf(row), status: DealStatus.REPOSSESSED };

@@ -12,3 +12,5 @@ export const tempUnlockLimit = (customerId: number, granted: number, max: number
   conflict('TEMP_UNLOCK_LIMIT', `Customer ${customerId}'s device was unlocked for ${granted} hours in the last 30 days; at most ${max} hours are allowed (TEMP_UNLOCK_MAX_HOURS).`);
 export const nothingToSync = (customerId: number, date: string) =>
   conflict('NOTHING_TO_SYNC', `Customer ${customerId}'s next payment date ${date} is not in the future: there is no paid-up state to push.`);
+export const deviceMovedOn = (customerId: number, imei: string, payingCustomerId: number) =>
+  conflict('DEVICE_MOVED_ON', `Customer ${customerId}'s device (IMEI ${imei}) is now on customer ${payingCustomerId}'s deal: this contract no longer commands it.`);

@@ -142,6 +142,12 @@ export class ContractsRepository {
     );
   }
 
+  /** The customer whose deal still being paid for (LOCKED or UNLOCKED) is on this IMEI, other than deal `exceptId`; null when none. */
+  async customerPayingOnDevice(em: EntityManager, imei: string, exceptId: number): Promise<number | null> {
+    const rows = (await em.query(`SELECT customer_id FROM customer_deals WHERE imei = $1 AND id <> $2 AND status IN ('LOCKED', 'UNLOCKED') LIMIT 1`, [imei, exceptId])) as Array<{ customer_id: number }>;
+    return rows[0]?.customer_id ?? null;
+  }
+
   /** Unlocked deals whose paid-up date lies in (after, until]: what reminders are about. */
   unlockedDealsDue(after: string, until: string): Promise<UnlockedDealDue[]> {
     return this.dataSource.query(

@@ -70,13 +70,14 @@ export class DeviceCommandsRepository {
   /**
    * The head command of each device that is due, locked for this worker; rows another worker holds
    * are skipped, and a device whose earlier command is still pending (held, or backing off) waits,
-   * so commands reach each device in the order they were written.
+   * so commands reach each device in the order they were written. A device is its IMEI, whichever
+   * contract wrote the command: a paid-off deal's device financed again is one queue, not two.
    */
   claimDue(em: EntityManager, limit: number): Promise<CommandRow[]> {
     return em.query(
       `SELECT ${COLUMNS} FROM device_commands c
        WHERE c.status = 'PENDING' AND c.next_attempt_at <= now()
-         AND NOT EXISTS (SELECT 1 FROM device_commands e WHERE e.customer_id = c.customer_id AND e.status = 'PENDING' AND e.id < c.id)
+         AND NOT EXISTS (SELECT 1 FROM device_commands e WHERE e.imei = c.imei AND e.status = 'PENDING' AND e.id < c.id)
        ORDER BY c.id
        LIMIT $1
        FOR UPDATE SKIP LOCKED`,
