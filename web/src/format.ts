@@ -5,9 +5,14 @@ export interface FormatSettings {
   locale?: string;
 }
 
+/**
+ * An amount as the API gives it, to the cent: a currency written without minor units (UGX) still
+ * shows cents when there are some, as the customer's SMS does, so no figure on screen is rounded.
+ */
 export function formatMoney(amount: number | null | undefined, s: FormatSettings): string {
   if (amount === null || amount === undefined) return '—';
-  return new Intl.NumberFormat(s.locale, { style: 'currency', currency: s.currency }).format(amount);
+  const cents = Math.round(amount * 100) % 100 !== 0;
+  return new Intl.NumberFormat(s.locale, { style: 'currency', currency: s.currency, ...(cents ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : {}) }).format(amount);
 }
 
 /** A business date `YYYY-MM-DD` is a calendar day, not an instant: shown as written, whatever the zone. */

@@ -9,6 +9,12 @@ describe('web client formatting (Intl, CURRENCY, business time zone)', () => {
     expect(plain(formatMoney(45000, kampala))).toBe('UGX 45,000');
     expect(plain(formatMoney(1234.5, { ...kampala, currency: 'KES' }))).toBe('KES 1,234.50');
     expect(plain(formatMoney(0, kampala))).toBe('UGX 0');
+    // never rounded: a currency without minor units still shows the cents an amount has, as the SMS does
+    expect(plain(formatMoney(487654.33, kampala))).toBe('UGX 487,654.33');
+    expect(plain(formatMoney(0.5, kampala))).toBe('UGX 0.50');
+    expect(plain(formatMoney(9770004.83, kampala))).toBe('UGX 9,770,004.83');
+    expect(plain(formatMoney(-2.51, kampala))).toBe('-UGX 2.51');
+    expect(plain(formatMoney(999999999.99, kampala))).toBe('UGX 999,999,999.99');
     expect(formatMoney(null, kampala)).toBe('—');
     expect(formatMoney(undefined, kampala)).toBe('—');
   });
