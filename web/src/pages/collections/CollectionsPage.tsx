@@ -16,6 +16,8 @@ export default function CollectionsPage() {
   const fmt = useFormat();
   const session = currentSession()!;
   const collector = session.role === 'COLLECTOR';
+  // a collector updates only the calls assigned to them (DESIGN part 10): the others' get no buttons, only "Take" when free
+  const mayUpdate = (call: { assignedto: number | null }) => !collector || call.assignedto === session.id;
   const { values, page, set } = useUrlFilters(['status', 'who'] as const);
   // a collector starts on their own calls; others on everyone's
   const mine = values.who ? values.who === 'mine' : collector;
@@ -83,7 +85,7 @@ export default function CollectionsPage() {
           fmt.date(c.promisedate),
           c.notes ?? '—',
           <Group gap={4} wrap="nowrap">
-            {c.status !== 'RESOLVED' && c.assignedto === null && session.role === 'COLLECTOR' && (
+            {c.status !== 'RESOLVED' && c.assignedto === null && collector && (
               <Button size="xs" variant="default" onClick={() => claim.mutate(c.callid)}>
                 {t('collections.claim')}
               </Button>
@@ -97,7 +99,7 @@ export default function CollectionsPage() {
                 invalidates={[['calls']]}
               />
             )}
-            {c.status === 'PENDING' && (
+            {c.status === 'PENDING' && mayUpdate(c) && (
               <ActionDialog
                 label={t('collections.called')}
                 fields={[
@@ -110,7 +112,7 @@ export default function CollectionsPage() {
                 invalidates={[['calls']]}
               />
             )}
-            {c.status !== 'RESOLVED' && (
+            {c.status !== 'RESOLVED' && mayUpdate(c) && (
               <ActionDialog
                 label={t('collections.resolved')}
                 fields={[
