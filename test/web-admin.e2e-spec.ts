@@ -96,6 +96,9 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
     await page.getByRole('button', { name: 'Generate calls' }).click();
     await page.getByText('All calls').click();
     const row = page.getByRole('row').filter({ hasText: 'Sarah Atim' });
+    // a call nobody holds can be taken, not updated: a collector updates only their own calls
+    await row.getByRole('button', { name: 'Take' }).waitFor();
+    expect(await row.getByRole('button', { name: /^(Called|Resolved)$/ }).count()).toBe(0);
     await row.getByRole('button', { name: 'Take' }).click();
     await page.getByText('My calls').click();
     await row.getByRole('button', { name: 'Called' }).click();
@@ -153,6 +156,37 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   }, 120_000);
 
+  it('leaves nothing of one user’s pages to the next user of the tab, and shows no page the role may not open', async () => {
+    const collector = await w.t.user(Role.COLLECTOR, 'collector-next');
+    const { page } = await w.open();
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'Create user' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await w.signIn(page, collector.username, collector.password);
+    await page.getByRole('heading', { level: 1, name: 'Collections' }).waitFor();
+    // Back, to the admin's pages: no figure of theirs shows
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Forbidden.' }).waitFor();
+    expect(['/users', '/dashboard']).toContain(new URL(page.url()).pathname);
+    expect(await page.getByRole('button', { name: 'Create user' }).count()).toBe(0);
+    expect(await page.getByRole('table').count()).toBe(0);
+    for (const path of ['/dashboard', '/imports', '/payments', '/inventory']) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: 'Forbidden.' }).waitFor();
+    }
+    await expectAccessible(page);
+  });
+
+  it('shows every amount to the cent, as the API and the SMS give it', async () => {
+    const operator = await w.t.token(Role.OPERATOR);
+    await w.t.http.post('/finance/payments/load').set('x-access-token', operator).send({ customerid: sarah, amount: 1234.5, reference: `CENTS-${Date.now()}`, narration: 'cash' }).expect(201);
+    const { page } = await w.open();
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    await page.goto(`/customers/${sarah}`);
+    await page.getByRole('cell', { name: /^UGX\s1,234\.50$/ }).first().waitFor();
+  });
+
   it('brings an expired session back to sign-in with the service’s message', async () => {
     const { page } = await w.open();
     await w.signIn(page, ADMIN.username, ADMIN.password);
@@ -168,6 +202,15 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.getByRole('alert').filter({ hasText: 'Unauthorized! Access Token was expired!' }).waitFor();
     await expectAccessible(page);
+    // the same when the expired token meets a page loaded afresh (a reload, a bookmark)
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    await page.evaluate((token) => {
+      const session = JSON.parse(localStorage.getItem('payg.session')!);
+      localStorage.setItem('payg.session', JSON.stringify({ ...session, accessToken: token }));
+    }, expired);
+    await page.goto('/customers');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Unauthorized! Access Token was expired!' }).waitFor();
     // a refused password shows the service's own message
     await page.getByLabel('Username', { exact: true }).fill('admin');
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');

@@ -9,6 +9,8 @@ export interface Session {
 }
 
 const KEY = 'payg.session';
+/** Why the last session ended, until someone signs in: the sign-in page says it however it was reached. */
+const NOTICE = 'payg.session-ended';
 let expiredHandler: (message: string) => void = () => undefined;
 
 /** The signed-in user, kept in this browser's storage (never in a URL). */
@@ -23,6 +25,7 @@ export function currentSession(): Session | null {
 
 export function saveSession(session: Session): void {
   localStorage.setItem(KEY, JSON.stringify(session));
+  sessionStorage.removeItem(NOTICE);
 }
 
 export function clearSession(): void {
@@ -34,7 +37,19 @@ export function onSessionExpired(handler: (message: string) => void): void {
   expiredHandler = handler;
 }
 
+/** The person signed out: nothing of the session, nor why an earlier one ended, stays behind. */
+export function signOut(): void {
+  clearSession();
+  sessionStorage.removeItem(NOTICE);
+}
+
 export function sessionExpired(message: string): void {
   clearSession();
+  sessionStorage.setItem(NOTICE, message);
   expiredHandler(message);
+}
+
+/** The service's message from when the session was refused (expired, password changed, user disabled), if it was. */
+export function sessionEndedNotice(): string | null {
+  return sessionStorage.getItem(NOTICE);
 }

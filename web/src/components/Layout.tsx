@@ -2,7 +2,8 @@ import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { clearSession, currentSession, type Role } from '../api/session';
+import { useQueryClient } from '@tanstack/react-query';
+import { currentSession, type Role, signOut as endSession } from '../api/session';
 
 /** The menu, by role (DESIGN part 3): what each role may open. */
 export const MENU: Array<{ to: string; label: string; roles: Role[] }> = [
@@ -25,10 +26,13 @@ export function Layout() {
   const session = currentSession();
   const location = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [opened, { toggle, close }] = useDisclosure();
   if (!session) return <Navigate to="/signin" replace state={{ from: location.pathname }} />;
   const signOut = () => {
-    clearSession();
+    endSession();
+    // what this user's pages fetched must not show to whoever signs in next in this tab (Back included)
+    queryClient.clear();
     navigate('/signin', { replace: true });
   };
   return (
@@ -56,10 +60,24 @@ export function Layout() {
           <NavLink key={item.to} component={RouterLink} to={item.to} label={t(item.label)} onClick={close} variant="filled" active={location.pathname.startsWith(item.to)} />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
+      <AppShell.Main>{mayOpen(session.role, location.pathname) ? <Outlet /> : <Forbidden />}</AppShell.Main>
     </AppShell>
+  );
+}
+
+/** A page the menu does not offer this role, reached by a link or the address bar: not shown at all (the service would refuse its data anyway). */
+export function mayOpen(role: Role, pathname: string): boolean {
+  const item = MENU.find((m) => pathname === m.to || pathname.startsWith(`${m.to}/`));
+  return !item || item.roles.includes(role);
+}
+
+function Forbidden() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageTitle>{t('common.forbidden')}</PageTitle>
+      <Text>{t('common.forbiddenHint')}</Text>
+    </>
   );
 }
 

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { api, ok } from '../../api/client';
-import { saveSession } from '../../api/session';
+import { useQueryClient } from '@tanstack/react-query';
+import { saveSession, sessionEndedNotice } from '../../api/session';
 
 const HOME: Record<string, string> = { ADMIN: '/dashboard', OPERATOR: '/customers', COLLECTOR: '/collections' };
 
@@ -12,7 +13,9 @@ export default function SignInPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const notice = (location.state as { notice?: string } | null)?.notice;
+  // the redirect that carried the message may have been overtaken by another (a page loading with an expired token)
+  const notice = (location.state as { notice?: string } | null)?.notice ?? sessionEndedNotice();
+  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const form = useForm({ initialValues: { username: '', password: '' } });
@@ -23,6 +26,7 @@ export default function SignInPage() {
     try {
       const session = await ok(api.POST('/api/auth/signin', { body: values }));
       saveSession(session);
+      queryClient.clear();
       navigate(HOME[session.role] ?? '/customers', { replace: true });
     } catch (e) {
       setError((e as Error).message);
