@@ -209,6 +209,18 @@ describe('Payments that are never lost', () => {
       expect(bad.body).toEqual({ message: 'transaction.amount must be a positive number' });
       expect((await callback({ transaction: { amount: 5, tag: c.payg }, extra: 1 }).expect(400)).body.message).toMatch(/transaction\.id/);
     });
+
+    it('credits a notification whose added fields hold text PostgreSQL cannot store, keeping them as U+FFFD', async () => {
+      const c = await registerCustomer(t, dealid);
+      const id = txid();
+      const body = { transaction: { id, amount: 1000, tag: c.payg, note: 'a\u0000b', ['k\ud800']: 'lone \udfff' }, provider: { trace: ['x\u0000'] } };
+      expect((await callback(body).expect(200)).body).toMatchObject({ status: 'APPLIED', customerid: c.customerid });
+      expect((await notification(id)).raw).toEqual({ transaction: { id, amount: 1000, tag: c.payg, note: 'a\ufffdb', ['k\ufffd']: 'lone \ufffd' }, provider: { trace: ['x\ufffd'] } });
+      // the fields it uses are still refused such text
+      expect((await callback({ transaction: { id: 'NUL\u0000ID', amount: 1000, tag: c.payg } }).expect(400)).body.message).toMatch(/transaction\.id/);
+      expect((await callback({ transaction: { id: txid(), amount: 1000, tag: `${c.payg}\ud800` } }).expect(400)).body.message).toMatch(/transaction\.tag/);
+      expect((await callback({ transaction: { id: txid(), amount: 1000, tag: c.payg }, deep: JSON.parse('['.repeat(100) + ']'.repeat(100)) }).expect(400)).body).toEqual({ message: 'Request is nested more than 32 levels deep.' });
+    });
   });
 
   describe('limits on free credit', () => {

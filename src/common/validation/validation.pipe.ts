@@ -23,11 +23,12 @@ const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
  * name Object.prototype members (constructor, toString, …), and text PostgreSQL or the provider cannot
  * take: the NUL character and lone UTF-16 surrogates. Returns the first problem, or undefined.
  */
-export function screenInput(value: unknown, root = ''): string | undefined {
+export function screenInput(value: unknown, root = '', options: { depthOnly?: boolean } = {}): string | undefined {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
   while (stack.length > 0) {
     const { value: current, path, depth } = stack.pop()!;
     if (typeof current === 'string') {
+      if (options.depthOnly) continue;
       const problem = textProblem(current);
       if (problem) return `${path || 'value'} ${problem}`;
       continue;
@@ -36,7 +37,7 @@ export function screenInput(value: unknown, root = ''): string | undefined {
     if (depth >= MAX_INPUT_DEPTH) return `Request is nested more than ${MAX_INPUT_DEPTH} levels deep.`;
     for (const [key, child] of Object.entries(current)) {
       const at = Array.isArray(current) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      if (!Array.isArray(current)) {
+      if (!Array.isArray(current) && !options.depthOnly) {
         if (PROTOTYPE_NAMES.has(key)) return `property ${at} should not exist`;
         const problem = textProblem(key);
         if (problem) return `a property name ${problem}`;
@@ -90,8 +91,10 @@ export class StrictValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const webhook = metadata.type === 'body' && metadata.metatype !== undefined && ignoresUnknownFields(metadata.metatype);
     if (metadata.type === 'body' || metadata.type === 'query' || metadata.type === 'param') {
-      const problem = screenInput(value, metadata.type === 'param' ? (metadata.data ?? '') : '');
+      // a webhook's unknown fields are dropped, not refused, whatever text they hold: only its depth is screened before they go
+      const problem = screenInput(value, metadata.type === 'param' ? (metadata.data ?? '') : '', { depthOnly: webhook });
       if (problem) throw new BadRequestException(problem);
     }
     if (metadata.type === 'body' && metadata.metatype && this.toValidate(metadata)) {
@@ -100,7 +103,12 @@ export class StrictValidationPipe extends ValidationPipe {
         throw new BadRequestException('Request body must be a JSON object.');
       }
     }
-    if (metadata.metatype && ignoresUnknownFields(metadata.metatype)) return this.lenient.transform(value, metadata);
+    if (webhook) {
+      const known = (await this.lenient.transform(value, metadata)) as unknown;
+      const problem = screenInput(known);
+      if (problem) throw new BadRequestException(problem);
+      return known;
+    }
     return super.transform(value, metadata);
   }
 }

@@ -23,6 +23,9 @@ describe('screenInput', () => {
     expect(screenInput({ transaction: { id: 'a\udfffb' } })).toMatch(/^transaction\.id must be well-formed Unicode text/);
     expect(screenInput({ phones: ['ok', '\ud800'] })).toMatch(/^phones\[1\] must be well-formed/);
     expect(screenInput('x\u0000', 'id')).toBe('id must not contain the NUL character');
+    // a webhook's body: only its depth, its unknown fields are dropped whatever they hold
+    expect(screenInput({ note: 'a\u0000', ['k\ud800']: 1, toString: 'x' }, '', { depthOnly: true })).toBeUndefined();
+    expect(screenInput(nested(MAX_INPUT_DEPTH + 1), '', { depthOnly: true })).toBe(`Request is nested more than ${MAX_INPUT_DEPTH} levels deep.`);
   });
 
   it('refuses keys that name Object.prototype members, which class-transformer would drop silently', () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { storableJson } from '../../../common/database/jsonb.js';
 import { preparedQuery, preparedStatement } from '../../../common/database/prepared-query.js';
 import { ContractRow, LOCK_CONTRACT_OF } from '../../contracts/contract.sql.js';
 import { CUSTOMER_BY_TAG } from '../../customers/customer.sql.js';
@@ -35,7 +36,7 @@ export type StoredNotification = undefined | { customerId: null; deal: null } | 
 /** The first key of the per-tag advisory locks (lockTags): any fixed number no other lock uses. */
 const TAG_LOCK = 1_765_900_001;
 
-const insertValues = (n: NewNotification) => [n.id, n.amount, n.tag, n.source, JSON.stringify(n.raw ?? null)];
+const insertValues = (n: NewNotification) => [n.id, n.amount, n.tag, n.source, JSON.stringify(storableJson(n.raw ?? null))];
 
 @Injectable()
 export class MobileMoneyRepository {
@@ -105,7 +106,7 @@ export class MobileMoneyRepository {
       `INSERT INTO mobile_money_transactions (id, amount, tag, status, customer_id, source, reason, raw)
        VALUES ($1, $2, $3, 'HELD', NULL, $4, $5, $6::jsonb)
        ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [n.id, n.amount, n.tag, n.source, reason.slice(0, 500), JSON.stringify(n.raw ?? null)],
+      [n.id, n.amount, n.tag, n.source, reason.slice(0, 500), JSON.stringify(storableJson(n.raw ?? null))],
     )) as unknown[];
     return rows.length > 0;
   }
