@@ -1,4 +1,5 @@
 import { Role } from '../src/common/auth/role.js';
+import { createDeal, registerCustomer } from './support/fixtures.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 describe('Users (ADMIN only)', () => {
@@ -34,6 +35,20 @@ describe('Users (ADMIN only)', () => {
     expect(res.body.items.length).toBeLessThanOrEqual(2);
     expect(res.body.items[0]).toEqual({ id: 1, username: 'admin', role: 'ADMIN', active: true, createdat: expect.any(String) });
     expect(JSON.stringify(res.body)).not.toMatch(/password|\$2[aby]\$|\$argon2/);
+  });
+
+  it('lists staff only unless a role is asked for: customers’ identities do not bury the staff', async () => {
+    const { dealid } = await createDeal(t);
+    const registered = await registerCustomer(t, dealid);
+    const all = (await t.http.get('/finance/users?limit=100').set('x-access-token', admin).expect(200)).body;
+    expect(all.items.map((u: { role: string }) => u.role)).not.toContain('CUSTOMER');
+    expect(all.total).toBe(all.items.length);
+    const customers = (await t.http.get('/finance/users?role=CUSTOMER&limit=100').set('x-access-token', admin).expect(200)).body;
+    expect(customers.items).toEqual([expect.objectContaining({ username: registered.telephone, role: 'CUSTOMER' })]);
+    const operators = (await t.http.get('/finance/users?role=OPERATOR&limit=100').set('x-access-token', admin).expect(200)).body.items;
+    expect(operators.length).toBeGreaterThan(0);
+    expect(operators.every((u: { role: string }) => u.role === 'OPERATOR')).toBe(true);
+    expect((await t.http.get('/finance/users?role=BOSS').set('x-access-token', admin).expect(400)).body).toEqual({ message: 'role must be one of ADMIN, OPERATOR, COLLECTOR, PROVIDER, CUSTOMER' });
   });
 
   it('refuses a bad page or limit with 400', async () => {

@@ -1107,7 +1107,9 @@ export interface paths {
         };
         /**
          * List users
-         * @description Roles: ADMIN.
+         * @description Staff users (ADMIN, OPERATOR, COLLECTOR, PROVIDER) in the order they were made; `role` narrows the list to one role, CUSTOMER included.
+         *
+         *     Roles: ADMIN.
          */
         get: operations["UsersController_list"];
         put?: never;
@@ -6783,6 +6785,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Only users of this role. Without it, staff only: a customer’s identity (role CUSTOMER, made at registration) is listed only when asked for. */
+                role?: "ADMIN" | "OPERATOR" | "COLLECTOR" | "PROVIDER" | "CUSTOMER";
             };
             header?: never;
             path?: never;

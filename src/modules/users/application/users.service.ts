@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuthUser, Role } from '../../../common/auth/role.js';
+import { AuthUser, Role, STAFF_ROLES } from '../../../common/auth/role.js';
 import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { isUniqueViolation } from '../../../common/database/postgres-errors.js';
 import { Page, PageQuery } from '../../../common/http/pagination.js';
@@ -75,8 +75,9 @@ export class UsersService {
     return this.users.insertCustomers(telephones.map((t) => ({ username: t, usernameCanonical: canonicalUsername(t) })), em);
   }
 
-  async list(query: PageQuery): Promise<Page<UserView>> {
-    const [rows, total] = await this.users.list(query.page, query.limit);
+  /** Staff users, or the users of one role (customers' identities only when asked for by role). */
+  async list(query: PageQuery & { role?: Role }): Promise<Page<UserView>> {
+    const [rows, total] = await this.users.list(query.role ? [query.role] : [...STAFF_ROLES], query.page, query.limit);
     return { items: rows.map(UsersService.view), total, page: query.page, limit: query.limit };
   }
 

@@ -3,9 +3,9 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
-import { PageQuery, Page, PageOf } from '../../../common/http/pagination.js';
+import { Page, PageOf } from '../../../common/http/pagination.js';
 import { UsersService } from '../application/users.service.js';
-import { ChangePasswordRequest, CreateUserRequest, MessageResponse, UserDetailResponse, UserIdRequest, UserResponse } from './users.dto.js';
+import { ChangePasswordRequest, CreateUserRequest, MessageResponse, UserDetailResponse, UserIdRequest, UserListQuery, UserResponse } from './users.dto.js';
 
 @ApiTags('Users')
 @Controller('finance/users')
@@ -20,8 +20,8 @@ export class UsersController {
   }
 
   @Get()
-  @Endpoint({ summary: 'List users', roles: [], response: PageOf(UserDetailResponse) })
-  list(@Query() query: PageQuery): Promise<Page<UserDetailResponse>> {
+  @Endpoint({ summary: 'List users', description: 'Staff users (ADMIN, OPERATOR, COLLECTOR, PROVIDER) in the order they were made; `role` narrows the list to one role, CUSTOMER included.', roles: [], response: PageOf(UserDetailResponse) })
+  list(@Query() query: UserListQuery): Promise<Page<UserDetailResponse>> {
     return this.users.list(query);
   }
 

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsString, Matches, ValidateBy } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
+import { PageQuery } from '../../../common/http/pagination.js';
 import { IdField } from '../../../common/validation/fields.js';
 import { Role, STAFF_ROLES } from '../../../common/auth/role.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../domain/password-policy.js';
@@ -46,6 +47,15 @@ export class CreateUserRequest {
   @ApiProperty({ enum: STAFF_ROLES, example: Role.OPERATOR })
   @IsIn(STAFF_ROLES)
   role: Role;
+}
+
+const ROLES = Object.values(Role);
+
+export class UserListQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: ROLES, description: 'Only users of this role. Without it, staff only: a customer’s identity (role CUSTOMER, made at registration) is listed only when asked for.' })
+  @IsOptional()
+  @IsIn(ROLES, { message: `role must be one of ${ROLES.join(', ')}` })
+  role?: Role;
 }
 
 export class UserIdRequest {

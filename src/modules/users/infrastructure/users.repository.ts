@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Role } from '../../../common/auth/role.js';
 import { UserEntity } from './user.entity.js';
 
@@ -66,8 +66,8 @@ export class UsersRepository {
     return rows.length === 1;
   }
 
-  async list(page: number, limit: number): Promise<[UserEntity[], number]> {
-    return this.repo().findAndCount({ order: { id: 'ASC' }, skip: (page - 1) * limit, take: limit });
+  async list(roles: Role[], page: number, limit: number): Promise<[UserEntity[], number]> {
+    return this.repo().findAndCount({ where: { role: In(roles) }, order: { id: 'ASC' }, skip: (page - 1) * limit, take: limit });
   }
 
   /**
