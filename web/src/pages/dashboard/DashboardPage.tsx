@@ -13,7 +13,8 @@ const COLOURS: Record<string, string> = { LOCKED: 'red.6', UNLOCKED: 'teal.6', P
 
 function Figure({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
   return (
-    <Card withBorder padding="sm">
+    // a figure wraps rather than being cut off: money to the cent is long (UGX 9,770,004.83)
+    <Card withBorder padding="sm" style={{ overflowWrap: 'anywhere' }}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
@@ -49,7 +50,7 @@ export default function DashboardPage() {
       </Group>
       <ErrorNote error={portfolio.error ?? perDay.error} />
       {p && (
-        <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
           <Figure label={t('dashboard.par30')} value={formatPercent(p.par30)} hint={fmt.money(p.par30balance)} />
           <Figure label={t('dashboard.collectionRate')} value={formatPercent(p.collection.rate)} hint={t('dashboard.range', { from: fmt.date(p.collection.startdate), to: fmt.date(p.collection.enddate) })} />
           <Figure label={t('dashboard.activeDeals')} value={p.activedeals} />
@@ -59,7 +60,7 @@ export default function DashboardPage() {
         </SimpleGrid>
       )}
       {customers.data && (
-        <SimpleGrid cols={{ base: 3 }}>
+        <SimpleGrid cols={{ base: 1, xs: 3 }}>
           {Object.entries(customers.data).map(([status, count]) => (
             <Figure key={status} label={t('dashboard.customersStatus', { status })} value={count} />
           ))}
@@ -73,6 +74,8 @@ export default function DashboardPage() {
             dataKey="day"
             series={[{ name: 'amount', label: t('dashboard.amount'), color: 'teal.6' }]}
             valueFormatter={(v) => fmt.money(v)}
+            // room for the longest amount on the axis, so its labels are not cut
+            yAxisProps={{ width: 110 }}
             tickLine="y"
           />
         )}
