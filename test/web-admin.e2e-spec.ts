@@ -153,6 +153,12 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
     await page.getByRole('button', { name: 'Repossess', exact: true }).click();
     await dialog.getByRole('alert').waitFor();
     await expectAccessible(page);
+    // a required reason left empty is said plainly, and nothing is sent
+    const sent: string[] = [];
+    page.on('request', (r) => r.url().includes('/finance/contracts/repossess') && sent.push(r.url()));
+    await dialog.getByRole('button', { name: 'Repossess' }).click();
+    await dialog.getByText('Required.').waitFor();
+    expect(sent).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   }, 120_000);
 

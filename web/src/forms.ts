@@ -19,3 +19,8 @@ export function fieldErrors(message: string, fields: readonly string[]): { byFie
 export function compact<T extends Record<string, unknown>>(values: T): T {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== null && v !== undefined)) as T;
 }
+
+/** A required field left empty (or only spaces) gets `message` before anything is sent: the service would name it less plainly. */
+export function requiredErrors(values: Record<string, unknown>, required: readonly string[], message: string): Record<string, string> {
+  return Object.fromEntries(required.filter((name) => values[name] === undefined || values[name] === null || String(values[name]).trim() === '').map((name) => [name, message]));
+}

@@ -1,4 +1,4 @@
-import { compact, fieldErrors } from '../src/forms';
+import { compact, fieldErrors, requiredErrors } from '../src/forms';
 
 describe('web client forms', () => {
   describe('fieldErrors: the API’s 400 message, part by part, next to its field', () => {
@@ -27,6 +27,13 @@ describe('web client forms', () => {
 
     it('leaves a message about no field (a 409 or a sentence) for the toast', () => {
       expect(fieldErrors('Reference CASH-1 was already used.', ['reference', 'amount'])).toEqual({ byField: {}, rest: ['Reference CASH-1 was already used.'] });
+    });
+  });
+
+  describe('requiredErrors: a required field left empty, said before anything is sent', () => {
+    it('names empty, blank and missing required fields, and nothing else', () => {
+      expect(requiredErrors({ reason: '', notes: '  ', amount: 0, other: '' }, ['reason', 'notes', 'amount', 'missing'], 'Required.')).toEqual({ reason: 'Required.', notes: 'Required.', missing: 'Required.' });
+      expect(requiredErrors({ reason: 'Device recovered' }, ['reason'], 'Required.')).toEqual({});
     });
   });
 

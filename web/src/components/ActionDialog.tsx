@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Textarea, Text
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { compact } from '../forms';
+import { compact, requiredErrors } from '../forms';
 import { useAction } from './ui';
 
 export interface Field {
@@ -35,7 +35,8 @@ export function ActionDialog<T>(props: {
   const { t } = useTranslation();
   const [opened, { open, close }] = useDisclosure();
   const initial = Object.fromEntries(props.fields.map((f) => [f.name, props.initial?.[f.name] ?? '']));
-  const form = useForm({ initialValues: initial });
+  const required = props.fields.filter((f) => f.required).map((f) => f.name);
+  const form = useForm({ initialValues: initial, validate: (values) => requiredErrors(values, required, t('common.required')) });
   // the values as they are now (e.g. preferences read after the page was drawn), each time it opens
   const start = () => {
     form.setValues(initial);
