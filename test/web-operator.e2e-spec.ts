@@ -110,5 +110,10 @@ describe('web client: operator journeys', () => {
     await page.getByRole('textbox', { name: 'Reference' }).fill('MM-UNMATCHED-1');
     await page.getByRole('button', { name: 'Reconcile' }).click();
     await page.getByRole('status').filter({ hasText: 'ALREADY_APPLIED' }).waitFor();
+    // a refused reference shows its error, not the previous reference's answer
+    await page.getByRole('textbox', { name: 'Reference' }).fill('');
+    await page.getByRole('button', { name: 'Reconcile' }).click();
+    await page.getByText(/reference should not be empty|reference must/).first().waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'ALREADY_APPLIED' }).count()).toBe(0);
   });
 });

@@ -40,7 +40,16 @@ export function Pager({ total, page, onChange, limit = PAGE_SIZE }: { total: num
       <Text size="sm" c="dimmed">
         {t('common.total', { count: total })}
       </Text>
-      {pages > 1 && <Pagination total={pages} value={page} onChange={onChange} size="sm" getControlProps={(p) => ({ 'aria-label': t('common.page', { page: p }) })} />}
+      {pages > 1 && (
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={onChange}
+          size="sm"
+          getControlProps={(control) => ({ 'aria-label': t(`common.pageControl.${control}`) })}
+          getItemProps={(p) => ({ 'aria-label': t('common.page', { page: p }), 'aria-current': p === page ? 'page' : undefined })}
+        />
+      )}
     </Group>
   );
 }

@@ -53,7 +53,14 @@ function Reconcile() {
   });
   return (
     <Section title={t('payments.reconcile')}>
-      <form onSubmit={form.onSubmit((v) => recon.mutate(v))} noValidate>
+      <form
+        onSubmit={form.onSubmit((v) => {
+          // the answer shown is this reference's, never the one before it
+          setResult(null);
+          recon.mutate(v);
+        })}
+        noValidate
+      >
         <Group align="end">
           <TextInput label={t('payments.reference')} {...form.getInputProps('reference')} style={{ flex: 1, minWidth: 180 }} />
           <Button type="submit" loading={recon.isPending}>
