@@ -50,6 +50,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  line(`start-up failed: ${(error as Error).message}`);
+  line(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

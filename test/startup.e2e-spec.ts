@@ -66,6 +66,29 @@ describe('npm start with no configuration', () => {
     }
   }, 120_000);
 
+  it('starts again after a start that died without stopping its database, and refuses a second start on a cluster in use', async () => {
+    const env = { PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), DATA_DIR: dataDir };
+    const first = await startService(env);
+    // killed outright (out of memory, kill -9): its postgres is left running on the folder
+    await new Promise((resolve) => {
+      first.proc.once('exit', resolve);
+      first.proc.kill('SIGKILL');
+    });
+    const second = await startService(env);
+    try {
+      expect(second.output()).toMatch(/stopping the embedded PostgreSQL \(process \d+\) a previous start left running/);
+      // another start of the same checkout while this one runs: one line, and the running one is untouched
+      const third = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(await freePort()) } });
+      let stderr = '';
+      third.stderr.on('data', (d) => (stderr += String(d)));
+      expect(await new Promise((resolve) => third.once('exit', resolve))).toBe(1);
+      expect(stderr).toMatch(/start-up failed: the embedded PostgreSQL in .* is in use by process \d+/);
+      expect((await fetch(`http://127.0.0.1:${env.PORT}/health`)).status).toBe(200);
+    } finally {
+      expect(await stop(second.proc)).toBe(0);
+    }
+  }, 180_000);
+
   it('refuses to start with bad configuration, naming the variable in one line', async () => {
     const proc = spawn(process.execPath, ['dist/src/main.js'], {
       cwd: ROOT,

