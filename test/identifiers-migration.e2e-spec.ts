@@ -1,17 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { Role } from '../src/common/auth/role.js';
 import { dataSourceOptions } from '../src/database/data-source-options.js';
-import { runMigrations } from '../src/database/migrate.js';
 import { NormalisedIdentifiers1764979200000 } from '../src/database/migrations/1764979200000-NormalisedIdentifiers.js';
-import { MIGRATIONS } from '../src/database/schema.js';
 import { createDeal, registrationBody } from './support/fixtures.js';
 import { startTestApp } from './support/test-app.js';
-import { adminQuery, assertTestDatabase, withDatabase } from './support/test-database.js';
+import { databaseBefore } from './support/migration-under-test.js';
 
 const MINE = 1764979200000;
-const stampOf = (migration: { name: string }) => Number(/(\d{13})$/.exec(migration.name)![1]);
 
 interface OldCustomer {
   telephone: string;
@@ -42,22 +38,14 @@ async function oldCustomer(c: pg.Client, dealId: number, n: number, o: OldCustom
 
 describe('Migration 1764979200000: identifiers of a book written by the previous release', () => {
   let url: string;
+  let old: Awaited<ReturnType<typeof databaseBefore>> | undefined;
   let client: pg.Client;
   const ids: Record<string, number> = {};
   const warnings: string[] = [];
 
   beforeAll(async () => {
-    const serverUrl = process.env.PAYG_TEST_SERVER_URL!;
-    url = withDatabase(serverUrl, `payg_test_old_${randomBytes(5).toString('hex')}`);
-    assertTestDatabase(url);
-    await adminQuery(serverUrl, `CREATE DATABASE ${new URL(url).pathname.slice(1)}`);
-    const before = MIGRATIONS.filter((m) => stampOf(m) < MINE);
-    const old = await new DataSource({ ...dataSourceOptions(url, 2), migrations: before }).initialize();
-    try {
-      await runMigrations(old);
-    } finally {
-      await old.destroy();
-    }
+    old = await databaseBefore(MINE, 'old');
+    url = old.url;
     client = new pg.Client({ connectionString: url });
     await client.connect();
     const { rows: [deal] } = await client.query(`INSERT INTO deals (dealname, totalamount, deposit, monthly, months) VALUES ('Old phone', 600000, 60000, 45000, 12) RETURNING id`);
@@ -80,18 +68,16 @@ describe('Migration 1764979200000: identifiers of a book written by the previous
       if (String(chunk).includes('NormalisedIdentifiers')) warnings.push(String(chunk));
       return (write as (...args: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
     }) as typeof process.stderr.write;
-    const all = await new DataSource(dataSourceOptions(url, 2)).initialize();
     try {
-      await runMigrations(all);
+      await old.migrateRest();
     } finally {
       process.stderr.write = write;
-      await all.destroy();
     }
   });
 
   afterAll(async () => {
     await client?.end();
-    if (url) await adminQuery(url, `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+    await old?.drop();
   });
 
   const customer = async (key: string) =>
