@@ -167,6 +167,13 @@ describe('Payments that are never lost', () => {
       expect(res.body).toMatchObject({ status: 'APPLIED', customerid: c.customerid });
     });
 
+    it('matches a tag typed in full-width characters to the PAYG code it spells', async () => {
+      const c = await registerCustomer(t, dealid);
+      const wide = [...c.payg].map((ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0)).join('');
+      const res = await callback({ transaction: { id: txid(), amount: 45000, tag: wide } }).expect(200);
+      expect(res.body).toMatchObject({ status: 'APPLIED', customerid: c.customerid });
+    });
+
     it('applies a payment that arrived before its customer was registered, at registration', async () => {
       const body = registrationBody(dealid);
       const id = txid();

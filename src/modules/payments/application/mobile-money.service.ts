@@ -16,6 +16,7 @@ import {
   assessProviderAmount,
   CallbackOutcome,
   checkRepeat,
+  matchableTag,
   NotificationStatus,
   ProviderTransaction,
   ReconStatus,
@@ -94,7 +95,7 @@ export class MobileMoneyService implements OnModuleInit {
    */
   async receive(n: Notification, source: Source = 'CALLBACK', raw: unknown = { transaction: n }): Promise<CallbackAnswer> {
     const amount = Money.of(n.amount);
-    const notification: NewNotification = { id: n.id, amount: amount.toFixed(), tag: n.tag.trim(), source, raw };
+    const notification: NewNotification = { id: n.id, amount: amount.toFixed(), tag: matchableTag(n.tag), source, raw };
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.storeAndCredit(n.id, notification, amount);
@@ -262,7 +263,7 @@ export class MobileMoneyService implements OnModuleInit {
    * itself: stored HELD for an operator. false when the id is stored already.
    */
   private holdForOperator(t: ProviderTransaction, source: Source, amount: { hold: Money; reason: string }): Promise<boolean> {
-    return this.notifications.insertHeld({ id: t.id, amount: amount.hold.toFixed(), tag: t.tag, source, raw: t }, amount.reason);
+    return this.notifications.insertHeld({ id: t.id, amount: amount.hold.toFixed(), tag: matchableTag(t.tag), source, raw: t }, amount.reason);
   }
 
   /** Settles one transaction: what this service knows first, then the provider. */

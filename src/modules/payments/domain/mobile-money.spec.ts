@@ -1,5 +1,5 @@
 import { Money } from '../../../common/money/money.js';
-import { assessProviderAmount, checkRepeat } from './mobile-money.js';
+import { assessProviderAmount, checkRepeat, matchableTag } from './mobile-money.js';
 
 describe('assessProviderAmount: what becomes of a SUCCESS transaction the provider lists', () => {
   const credit = (amount: number) => ({ credit: Money.of(amount) });
@@ -32,5 +32,19 @@ describe('checkRepeat', () => {
   it('lets the same amount through and refuses another', () => {
     expect(() => checkRepeat('MP1', Money.of('1.10'), Money.of(1.1))).not.toThrow();
     expect(() => checkRepeat('MP1', Money.of('1.10'), Money.of(1.2))).toThrow('Transaction MP1 was already received with amount 1.10, not 1.20.');
+  });
+});
+
+describe('matchableTag', () => {
+  it('trims and folds full-width and compatibility characters to the code they look like', () => {
+    expect(matchableTag('  ＰＡＹＧ－００１\u00a0')).toBe('PAYG-001');
+    expect(matchableTag('payg-001')).toBe('payg-001');
+    expect(matchableTag('')).toBe('');
+  });
+
+  it('keeps a tag as typed when its folded form would not fit the column', () => {
+    const long = '\ufdfa'.repeat(20); // one character each, eighteen once folded
+    expect(long.normalize('NFKC').length).toBeGreaterThan(255);
+    expect(matchableTag(` ${long} `)).toBe(long);
   });
 });

@@ -39,6 +39,19 @@ export function checkRepeat(id: string, storedAmount: Money, amount: Money): voi
   }
 }
 
+/** A tag column holds at most this many characters (DESIGN part 10). */
+const TAG_MAX = 255;
+
+/**
+ * A payer's tag as it is stored and matched: trimmed and in Unicode NFKC, so that a code typed in
+ * full-width characters (`ＰＡＹＧ－１`) is the code it looks like (PAYG codes are ASCII). A tag whose
+ * NFKC form would outgrow its column is kept as typed, trimmed: it cannot be anyone's code anyway.
+ */
+export function matchableTag(tag: string): string {
+  const folded = tag.normalize('NFKC').trim();
+  return folded.length <= TAG_MAX ? folded : tag.trim();
+}
+
 /** The ledger's amounts are numeric(14,2): below this, any amount can be stored. */
 const STORABLE_BELOW = Money.of(1_000_000_000_000);
 
