@@ -103,7 +103,7 @@ describe('CSV imports and exports', () => {
 
     const res = await upload(file, { kind: 'customers', mode: 'validate' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ importid: expect.any(Number), rows: 10, valid: 1, status: 'DONE' });
+    expect(res.body).toMatchObject({ importid: expect.any(Number), rows: 10, valid: 1, status: 'DONE', errorcount: 9, errorstruncated: false });
     expect(res.body.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([
       [3, 'fullname'],
       [4, 'telephone'],
@@ -131,6 +131,27 @@ describe('CSV imports and exports', () => {
     expect(applied.status).toBe(202);
     const record = await finished(applied.body.importid);
     expect(record).toMatchObject({ status: 'FAILED', rows: 10, valid: 1, applied: 0, errorcount: 9 });
+    expect(record.errors).toEqual(res.body.errors);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('lists the first 1,000 errors by row and counts them all, however many the file holds', async () => {
+    // four bad cells a row (payg, amount, reference, date), just under the 1 MB test limit: 280,000 errors
+    const n = 70_000;
+    const file = Buffer.from(`externalid,payg,amount,reference,date\r\n${'B1,x,-1,,bad\r\n'.repeat(n)}`);
+    const before = await counts();
+    const res = await upload(file, { kind: 'payments', mode: 'validate' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ rows: n, valid: 0, errorcount: 4 * n, errorstruncated: true });
+    expect(res.text.length).toBeLessThan(200_000);
+    expect(res.body.errors).toHaveLength(1000);
+    expect(res.body.errors.slice(0, 4).map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([[2, 'payg'], [2, 'amount'], [2, 'reference'], [2, 'date']]);
+    expect(res.body.errors[999]).toMatchObject({ row: 251, field: 'date' });
+
+    const applied = await upload(file, { kind: 'payments', mode: 'apply' });
+    expect(applied.status).toBe(202);
+    const record = await finished(applied.body.importid);
+    expect(record).toMatchObject({ status: 'FAILED', rows: n, valid: 0, applied: 0, errorcount: 4 * n, errorstruncated: true });
     expect(record.errors).toEqual(res.body.errors);
     expect(await counts()).toEqual(before);
   });

@@ -1990,10 +1990,18 @@ export interface components {
             applied: number;
             /** @example 2026-03-10T09:12:00.000Z */
             createdat: string;
-            /** @example 2 */
+            /**
+             * @description Every bad cell found, however many.
+             * @example 2
+             */
             errorcount: number;
-            /** @description Every bad cell (the first 1,000 are stored; empty in listings). */
+            /** @description The bad cells by row, at most the first 1,000 (see errorstruncated); empty in listings. */
             errors: components["schemas"]["ImportRowError"][];
+            /**
+             * @description true when errorcount is over 1,000: `errors` then lists only the first 1,000, by row.
+             * @example false
+             */
+            errorstruncated: boolean;
             /** @example book.csv */
             filename: string;
             /** @example null */

@@ -105,8 +105,8 @@ export class ImportRunner implements OnModuleDestroy {
   private async apply(em: EntityManager, record: ImportRecordRow): Promise<ImportOutcome> {
     const checked = await this.validator.validate(this.imports.storedFile(record.id, em), record.kind, record.source, record.mapping, em);
     const counts = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped };
-    const outcome = { ...counts, errorcount: checked.errors.length, errors: checked.errors };
-    if (checked.errors.length > 0) return { ...outcome, status: ImportStatus.FAILED, applied: 0, message: 'Nothing was applied: correct the rows listed and upload the file again.' };
+    const outcome = { ...counts, errorcount: checked.errorcount, errors: checked.errors };
+    if (checked.errorcount > 0) return { ...outcome, status: ImportStatus.FAILED, applied: 0, message: 'Nothing was applied: correct the rows listed and upload the file again.' };
     await this.imports.progress(record.id, ImportStatus.APPLYING, 0, counts);
     let applied = 0;
     let processed = 0;

@@ -10,13 +10,16 @@ import { CustomersService } from '../../customers/application/customers.service.
 import { DealsService } from '../../deals/application/deals.service.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
 import { FileBytes, readCsv } from '../domain/csv-file.js';
-import { columnsOf, CustomerRow, ImportKind, PaymentRow, readCustomerRow, readPaymentRow, RowError, UniqueInFile } from '../domain/import-file.js';
+import { columnsOf, CustomerRow, ImportKind, PaymentRow, readCustomerRow, readPaymentRow, RowError, RowErrors, UniqueInFile } from '../domain/import-file.js';
 import { ImportsRepository } from '../infrastructure/imports.repository.js';
 
 export interface Validated {
   rows: number;
   valid: number;
   skipped: number;
+  /** every error found */
+  errorcount: number;
+  /** the first ERRORS_LISTED_MAX of them, by row */
   errors: RowError[];
 }
 
@@ -57,8 +60,10 @@ const messageOf = (error: unknown): string => {
 
 /**
  * Checks every row of a file by the API's rules and against the book: each bad cell is one error
- * with its row, field and the API's own message. A row whose externalid this source brought in
- * before is skipped (overlapping files do not bring a customer in twice).
+ * with its row, field and the API's own message. All are counted; the first ERRORS_LISTED_MAX by
+ * row are listed, so that neither the memory nor the answer grows with a file's errors. A row whose
+ * externalid this source brought in before is skipped (overlapping files do not bring a customer in
+ * twice).
  *
  * The file is read as a stream and checked CHUNK_ROWS rows at a time, so memory holds one chunk,
  * not the file. Validating writes nothing. Applying is a second pass over the same file in the
@@ -86,7 +91,7 @@ export class ImportValidator {
     apply?: (chunk: CheckedChunk) => Promise<void>,
   ): Promise<Validated> {
     const context = { today: this.businessClock.today(), defaultCountry: this.config.defaultCountry };
-    const errors: RowError[] = [];
+    const errors = new RowErrors();
     const state = newFileState();
     const read = kind === 'customers' ? readCustomerRow : readPaymentRow;
     let pending: Array<CustomerRow | PaymentRow> = [];
@@ -97,37 +102,38 @@ export class ImportValidator {
       const known = await this.imports.knownExternalIds(source, kind, rows.map((r) => r.externalid), em);
       const fresh = rows.filter((r) => !known.has(r.externalid));
       skipped += rows.length - fresh.length;
-      const before = errors.length;
+      const before = errors.count;
       const good = kind === 'customers' ? await this.checkCustomers(fresh as CustomerRow[], state, errors, em) : await this.checkPayments(fresh as PaymentRow[], state, errors, em);
       if (!apply) return;
-      if (errors.length > before) throw new Error(`import: row ${errors[before].row} failed a check the first pass had passed`);
+      if (errors.count > before) throw new Error(`import: ${errors.count - before} errors in a chunk the first pass had passed`);
       await apply({ customers: kind === 'customers' ? (good as CustomerRow[]) : [], payments: kind === 'payments' ? (good as PaymentRow[]) : [], skipped: rows.length - fresh.length });
     };
     const file = await readCsv(bytes, (header) => {
       const columns = columnsOf(header, kind, mapping);
       return async (row, cells) => {
-        const value = read(row, cells, columns, context, errors);
-        if (value && state.externalids.check(row, value.externalid, value.externalid, errors)) pending.push(value);
+        const rowErrors: RowError[] = [];
+        const value = read(row, cells, columns, context, rowErrors);
+        if (value && state.externalids.check(row, value.externalid, value.externalid, rowErrors)) pending.push(value);
+        errors.addRow(rowErrors);
         if (pending.length >= CHUNK_ROWS) await check();
       };
     });
     if (pending.length > 0) await check();
-    errors.sort((a, b) => a.row - b.row);
-    return { rows: file.records, valid: file.records - new Set(errors.map((e) => e.row)).size, skipped, errors };
+    return { rows: file.records, valid: file.records - errors.rows, skipped, errorcount: errors.count, errors: errors.list() };
   }
 
-  private async checkCustomers(rows: CustomerRow[], state: FileState, errors: RowError[], em: EntityManager): Promise<CustomerRow[]> {
+  private async checkCustomers(rows: CustomerRow[], state: FileState, errors: RowErrors, em: EntityManager): Promise<CustomerRow[]> {
     const { telephones, paygs, imeis, deals } = state;
     const taken = await this.customers.takenIdentifiers({ telephones: rows.map((r) => r.telephone), paygs: rows.map((r) => r.payg), imeis: rows.map((r) => r.imei) }, em);
     for (const dealid of new Set(rows.map((r) => r.dealid))) {
       if (!deals.has(dealid)) deals.set(dealid, await this.deals.activeDealForRegistration(dealid, em).catch(messageOf));
     }
     return rows.filter((r) => {
-      const before = errors.length;
-      const fail = (field: string, message: string) => errors.push({ row: r.row, field, message });
-      if (telephones.check(r.row, r.telephone, r.telephone, errors) && taken.telephones.has(r.telephone)) fail('telephone', `Telephone ${r.telephone} is already registered.`);
-      if (paygs.check(r.row, paygKey(r.payg), r.payg, errors) && taken.paygs.has(paygKey(r.payg))) fail('payg', `PAYG code ${r.payg} is already assigned to another customer.`);
-      if (imeis.check(r.row, r.imei, r.imei, errors) && taken.imeis.has(r.imei)) fail('imei', `IMEI ${r.imei} is already registered to another customer.`);
+      const rowErrors: RowError[] = [];
+      const fail = (field: string, message: string) => rowErrors.push({ row: r.row, field, message });
+      if (telephones.check(r.row, r.telephone, r.telephone, rowErrors) && taken.telephones.has(r.telephone)) fail('telephone', `Telephone ${r.telephone} is already registered.`);
+      if (paygs.check(r.row, paygKey(r.payg), r.payg, rowErrors) && taken.paygs.has(paygKey(r.payg))) fail('payg', `PAYG code ${r.payg} is already assigned to another customer.`);
+      if (imeis.check(r.row, r.imei, r.imei, rowErrors) && taken.imeis.has(r.imei)) fail('imei', `IMEI ${r.imei} is already registered to another customer.`);
       const deal = deals.get(r.dealid)!;
       if (typeof deal === 'string') fail('dealid', deal);
       else {
@@ -137,24 +143,26 @@ export class ImportValidator {
           fail('depositpaid', messageOf(error).replace(/^deposit/, 'depositpaid'));
         }
       }
-      return errors.length === before;
+      errors.addRow(rowErrors);
+      return rowErrors.length === 0;
     });
   }
 
-  private async checkPayments(rows: PaymentRow[], state: FileState, errors: RowError[], em: EntityManager): Promise<PaymentRow[]> {
+  private async checkPayments(rows: PaymentRow[], state: FileState, errors: RowErrors, em: EntityManager): Promise<PaymentRow[]> {
     const { references } = state;
     const found = await this.customers.customersByPaygsOrIds(rows.flatMap((r) => (r.payg ? [r.payg] : [])), rows.flatMap((r) => (r.customerid ? [r.customerid] : [])), em);
     const used = await this.ledger.referencesUsed(PaymentType.MANUAL, rows.map((r) => r.reference), em);
     return rows.filter((r) => {
-      const before = errors.length;
-      const fail = (field: string, message: string) => errors.push({ row: r.row, field, message });
+      const rowErrors: RowError[] = [];
+      const fail = (field: string, message: string) => rowErrors.push({ row: r.row, field, message });
       const byPayg = r.payg ? found.byPayg.get(paygKey(r.payg)) : undefined;
       if (r.payg && byPayg === undefined) fail('payg', `No customer has PAYG code ${r.payg}.`);
       else if (r.customerid && !found.ids.has(r.customerid)) fail('customerid', `Customer ${r.customerid} not found.`);
       else if (r.payg && r.customerid && byPayg !== r.customerid) fail('customerid', `Customer ${r.customerid} does not hold PAYG code ${r.payg}.`);
       else r.customerid = byPayg ?? r.customerid;
-      if (references.check(r.row, r.reference, r.reference, errors) && used.has(r.reference)) fail('reference', `Reference ${r.reference} is already used by another payment.`);
-      return errors.length === before;
+      if (references.check(r.row, r.reference, r.reference, rowErrors) && used.has(r.reference)) fail('reference', `Reference ${r.reference} is already used by another payment.`);
+      errors.addRow(rowErrors);
+      return rowErrors.length === 0;
     });
   }
 }

@@ -6,7 +6,7 @@ import { AuthUser } from '../../../common/auth/role.js';
 import { notFound } from '../../../common/errors/domain-error.js';
 import { Page } from '../../../common/http/pagination.js';
 import { readCsv } from '../domain/csv-file.js';
-import { ImportKind, ImportMode, ImportStatus, parseMapping } from '../domain/import-file.js';
+import { ERRORS_LISTED_MAX, ImportKind, ImportMode, ImportStatus, parseMapping } from '../domain/import-file.js';
 import { ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
 import { ImportRunner } from './import-runner.js';
 import { ImportValidator } from './import-validator.js';
@@ -17,6 +17,8 @@ export interface ImportView
   importid: number;
   /** per cent of the rows processed */
   progress: number;
+  /** `errors` lists only the first ERRORS_LISTED_MAX of `errorcount` */
+  errorstruncated: boolean;
   createdat: string;
   finishedat: string | null;
 }
@@ -45,6 +47,7 @@ export function importView(r: ImportRecordRow): ImportView {
     processed: r.processed,
     progress: r.status === ImportStatus.DONE ? 100 : r.rows > 0 ? Math.floor((100 * r.processed) / r.rows) : 0,
     errorcount: r.errorcount,
+    errorstruncated: r.errorcount > ERRORS_LISTED_MAX,
     errors: r.errors,
     message: r.message,
     createdat: new Date(r.created_at).toISOString(),
@@ -80,9 +83,9 @@ export class ImportsService {
     if (form.mode === 'validate') {
       // a read-only transaction: one snapshot of the book, and the deal rows read FOR SHARE as registration reads them
       const checked = await this.dataSource.transaction('REPEATABLE READ', (em) => this.validator.validate([file.content], form.kind, form.source, mapping, em));
-      const outcome = { status: ImportStatus.DONE, rows: checked.rows, valid: checked.valid, applied: 0, skipped: checked.skipped, errorcount: checked.errors.length, errors: checked.errors };
+      const outcome = { status: ImportStatus.DONE, rows: checked.rows, valid: checked.valid, applied: 0, skipped: checked.skipped, errorcount: checked.errorcount, errors: checked.errors };
       const id = await this.imports.insert({ ...record, status: ImportStatus.DONE }, outcome, null);
-      return { view: { ...(await this.get(id!)), errors: checked.errors }, accepted: false };
+      return { view: await this.get(id!), accepted: false };
     }
     const earlier = await this.imports.findApplyByHash(filehash);
     if (earlier) return { view: importView(earlier), accepted: false };

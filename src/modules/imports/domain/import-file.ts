@@ -23,6 +23,45 @@ export interface RowError {
   message: string;
 }
 
+/** Errors an import lists (in its answer and its stored record): the first ones by row, enough to correct a file. */
+export const ERRORS_LISTED_MAX = 1000;
+
+/**
+ * Every error of one file, counted, of which only the first `max` by row are kept: a file of a
+ * million bad cells neither fills the memory nor makes a 100 MB answer. Errors arrive almost but
+ * not quite in row order (a chunk is checked against the book after the cells of later rows were
+ * read), so the kept list is sorted and cut back to its lowest rows whenever it reaches twice `max`.
+ */
+export class RowErrors {
+  /** Every error found. */
+  count = 0;
+  /** Rows with at least one error. */
+  rows = 0;
+  private kept: RowError[] = [];
+
+  constructor(private readonly max = ERRORS_LISTED_MAX) {}
+
+  /** One row's errors, all at once: each row is checked in one go, so it is counted once. */
+  addRow(errors: readonly RowError[]): void {
+    if (errors.length === 0) return;
+    this.count += errors.length;
+    this.rows++;
+    this.kept.push(...errors);
+    if (this.kept.length >= 2 * this.max) this.cut();
+  }
+
+  /** The first `max` errors by row, each row's in the order they were found. */
+  list(): RowError[] {
+    this.cut();
+    return [...this.kept];
+  }
+
+  private cut(): void {
+    this.kept.sort((a, b) => a.row - b.row); // stable: a row's errors keep their order
+    if (this.kept.length > this.max) this.kept.length = this.max;
+  }
+}
+
 /** The columns of each kind (DESIGN part 12), named as in part 4a. */
 export const COLUMNS: Record<ImportKind, { required: readonly string[]; optional: readonly string[] }> = {
   customers: {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { IMPORT_KINDS, IMPORT_MODES, ImportStatus } from '../domain/import-file.js';
+import { ERRORS_LISTED_MAX, IMPORT_KINDS, IMPORT_MODES, ImportStatus } from '../domain/import-file.js';
 import type { ImportKind, ImportMode } from '../domain/import-file.js';
 import type { ImportView } from '../application/imports.service.js';
 import { QueryIdField } from '../../../common/validation/fields.js';
@@ -26,6 +26,8 @@ export class ImportRequest {
   source?: string;
 }
 
+const LISTED = ERRORS_LISTED_MAX.toLocaleString('en');
+
 export class ImportRowError {
   @ApiProperty({ example: 3, description: 'Row of the file as a spreadsheet shows it (the header is row 1).' }) row: number;
   @ApiProperty({ example: 'telephone' }) field: string;
@@ -46,8 +48,9 @@ export class ImportResponse implements ImportView {
   @ApiProperty({ example: 0, description: 'Rows whose externalid this source brought in before: left as they are.' }) skipped: number;
   @ApiProperty({ example: 600, description: 'Rows done so far by the running step.' }) processed: number;
   @ApiProperty({ example: 50, description: 'processed ÷ rows, in percent.' }) progress: number;
-  @ApiProperty({ example: 2 }) errorcount: number;
-  @ApiProperty({ type: [ImportRowError], description: 'Every bad cell (the first 1,000 are stored; empty in listings).' }) errors: ImportRowError[];
+  @ApiProperty({ example: 2, description: 'Every bad cell found, however many.' }) errorcount: number;
+  @ApiProperty({ example: false, description: `true when errorcount is over ${LISTED}: \`errors\` then lists only the first ${LISTED}, by row.` }) errorstruncated: boolean;
+  @ApiProperty({ type: [ImportRowError], description: `The bad cells by row, at most the first ${LISTED} (see errorstruncated); empty in listings.` }) errors: ImportRowError[];
   @ApiProperty({ type: String, nullable: true, example: null }) message: string | null;
   @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
   @ApiProperty({ type: String, nullable: true, example: null }) finishedat: string | null;

@@ -47,6 +47,7 @@ export interface ImportOutcome {
   applied: number;
   skipped: number;
   errorcount: number;
+  /** the first ERRORS_LISTED_MAX by row (RowErrors): what the record keeps */
   errors: RowError[];
   message?: string | null;
 }
@@ -61,9 +62,6 @@ export interface ClaimedJob {
  * answer (which the connection's read buffer would keep for its lifetime) or one string.
  */
 export const FILE_SLICE_BYTES = 1 << 20;
-
-/** Errors stored with a record: enough to correct a file, bounded so that a record stays small. */
-export const STORED_ERRORS_MAX = 1000;
 
 const RECORD_COLUMNS = `id, kind, mode, source, status, filename, mapping, notify, rows, valid, applied, skipped, processed, errorcount, errors, message, attempts, created_by, created_at, updated_at, finished_at`;
 
@@ -83,7 +81,7 @@ export class ImportsRepository {
          VALUES ($1, $2, $3, $4::varchar, $5, $6, $7, $8, $9, $10, $11, 0, $12, $10, $13, $14, CASE WHEN $4::varchar IN ('DONE', 'FAILED') THEN now() END)
          ON CONFLICT (filehash) WHERE mode = 'apply' DO NOTHING RETURNING id`,
         [r.kind, r.mode, r.source, outcome?.status ?? r.status, r.filename, r.filehash, r.mapping ? JSON.stringify(r.mapping) : null, r.notify, r.createdBy,
-          outcome?.rows ?? 0, outcome?.valid ?? 0, outcome?.skipped ?? 0, outcome?.errorcount ?? 0, JSON.stringify((outcome?.errors ?? []).slice(0, STORED_ERRORS_MAX))],
+          outcome?.rows ?? 0, outcome?.valid ?? 0, outcome?.skipped ?? 0, outcome?.errorcount ?? 0, JSON.stringify(outcome?.errors ?? [])],
       )) as Array<{ id: number }>;
       if (!rows[0]) return null;
       if (content) await em.query('INSERT INTO import_jobs (import_id, content) VALUES ($1, $2)', [rows[0].id, content]);
@@ -155,7 +153,7 @@ export class ImportsRepository {
   async finish(id: number, o: ImportOutcome, em?: EntityManager): Promise<void> {
     await this.q(em).query(
       `UPDATE imports SET status = $2, rows = $3, valid = $4, applied = $5, skipped = $6, processed = $3, errorcount = $7, errors = $8, message = $9, updated_at = now(), finished_at = now() WHERE id = $1`,
-      [id, o.status, o.rows, o.valid, o.applied, o.skipped, o.errorcount, JSON.stringify(o.errors.slice(0, STORED_ERRORS_MAX)), o.message?.slice(0, 1000) ?? null],
+      [id, o.status, o.rows, o.valid, o.applied, o.skipped, o.errorcount, JSON.stringify(o.errors), o.message?.slice(0, 1000) ?? null],
     );
     await this.q(em).query('DELETE FROM import_jobs WHERE import_id = $1', [id]);
   }
