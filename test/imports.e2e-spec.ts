@@ -283,6 +283,25 @@ describe('CSV imports and exports', () => {
 
   let mapped: ReturnType<typeof good>;
 
+  it('refuses a file with two columns for one field, named so or mapped, and stores nothing', async () => {
+    const before = await counts();
+    const records = async () => (await t.db.query('SELECT count(*)::int AS n FROM imports'))[0].n;
+    const recordsBefore = await records();
+    // letter case aside, both columns are amount: the last one used to win, 999999 included
+    const twice = Buffer.from(`externalid,payg,amount,reference,date,Amount\r\nD1,${migrated.payg},10,DUPCOL-1,2026-01-10,999999\r\n`);
+    // a mapped column and an unmapped one named as the field
+    const mapping = JSON.stringify({ Client: 'externalid', Code: 'payg', Paid: 'amount', Receipt: 'reference', Day: 'date' });
+    const mapped = Buffer.from(`Client,Code,Paid,Receipt,Day,amount\r\nD2,${migrated.payg},10,DUPCOL-2,2026-01-10,999999\r\n`);
+    for (const mode of ['validate', 'apply']) {
+      const res = await upload(twice, { kind: 'payments', mode });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { message: 'The file has more than one column for amount: "amount" (column 3) and "Amount" (column 6). Keep one of them.' } });
+      const viaMapping = await upload(mapped, { kind: 'payments', mode, mapping });
+      expect({ status: viaMapping.status, body: viaMapping.body }).toEqual({ status: 400, body: { message: 'The file has more than one column for amount: "Paid" (column 3) and "amount" (column 6). Keep one of them.' } });
+    }
+    expect(await counts()).toEqual(before);
+    expect(await records()).toBe(recordsBefore);
+  });
+
   it('loads another platform\'s export through a mapping, without editing the file', async () => {
     // headers as another PAYG platform writes them, in its own order, with a column this service has no use for
     const header = 'Contract Start,Client Ref,Client Name,Mobile,Next Of Kin,Next Of Kin Phone,Handset IMEI,Token Account,Product,Down Payment,Total Collected,Region,Serial';

@@ -829,7 +829,7 @@ export interface paths {
          *
          *     Every cell is checked by the same rules as the API (telephone, IMEI, PAYG code, amounts, dates, duplicates in the file and in the book). `validate` answers 200 with every error and writes nothing to the book. `apply` answers 202 with the record and works in the background (poll `GET /finance/imports/{importid}`): any error → FAILED, nothing written; otherwise all rows in one transaction → DONE. The same apply again (same file, kind, source and mapping) answers 200 with the earlier record. A row whose externalid this source brought in before is skipped.
          *
-         *     A file that is not UTF-8 text: 400; a file over IMPORT_MAX_MB: 413.
+         *     A file that is not UTF-8 text, or whose header lacks a column or has two for one field (`amount` and `Amount`, or a column mapped to amount beside one named so): 400, in either mode, nothing stored; a file over IMPORT_MAX_MB: 413.
          *
          *     Roles: ADMIN.
          */

@@ -6,7 +6,7 @@ import { AuthUser } from '../../../common/auth/role.js';
 import { notFound } from '../../../common/errors/domain-error.js';
 import { Page } from '../../../common/http/pagination.js';
 import { readCsv } from '../domain/csv-file.js';
-import { ERRORS_LISTED_MAX, ImportKind, ImportMode, ImportStatus, parseMapping } from '../domain/import-file.js';
+import { columnsOf, ERRORS_LISTED_MAX, ImportKind, ImportMode, ImportStatus, parseMapping } from '../domain/import-file.js';
 import { ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
 import { ImportRunner } from './import-runner.js';
 import { ImportValidator } from './import-validator.js';
@@ -89,8 +89,11 @@ export class ImportsService {
     }
     const earlier = await this.imports.findApplyByHash(filehash);
     if (earlier) return { view: importView(earlier), accepted: false };
-    // refused now if it is not a UTF-8 CSV file with a header; counted for the progress bar
-    const csv = await readCsv([file.content]);
+    // refused now if it is not a UTF-8 CSV file with a header this kind can read; counted for the progress bar
+    const csv = await readCsv([file.content], (header) => {
+      columnsOf(header, form.kind, mapping);
+      return () => undefined;
+    });
     const id = await this.imports.insert({ ...record, status: ImportStatus.VALIDATING }, { status: ImportStatus.VALIDATING, rows: csv.records, valid: 0, applied: 0, skipped: 0, errorcount: 0, errors: [] }, file.content);
     if (id === null) return { view: importView((await this.imports.findApplyByHash(filehash))!), accepted: false };
     this.runner.kick();

@@ -1,4 +1,4 @@
-import { RowError, RowErrors } from './import-file.js';
+import { columnsOf, RowError, RowErrors } from './import-file.js';
 
 const errorsOf = (row: number, ...fields: string[]): RowError[] => fields.map((field) => ({ row, field, message: `${field} is wrong` }));
 
@@ -23,5 +23,20 @@ describe('RowErrors', () => {
     }
     expect(errors.count).toBe(4 * 199_999);
     expect(errors.list().map((e) => e.row)).toEqual([2, 2, 2, 2, 3, 3, 3, 3, 4, 4]);
+  });
+});
+
+describe('columnsOf', () => {
+  const header = ['externalid', 'payg', 'amount', 'reference', 'date'];
+
+  it('reads each field from its one column, mapped or named so in any letter case', () => {
+    expect(columnsOf([' ExternalID', 'PAYG', 'Paid', 'Reference', 'date', 'region'], 'payments', { Paid: 'amount' })).toEqual(['externalid', 'payg', 'amount', 'reference', 'date', null]);
+  });
+
+  it('refuses every field two or more columns hold, naming the columns as written', () => {
+    expect(() => columnsOf([...header, 'AMOUNT', ' Amount ', 'Date'], 'payments', null)).toThrow(
+      'The file has more than one column for amount: "amount" (column 3), "AMOUNT" (column 6) and "Amount" (column 7); date: "date" (column 5) and "Date" (column 8). Keep one of them.',
+    );
+    expect(() => columnsOf([...header, 'Sent on'], 'payments', { 'Sent on': 'date' })).toThrow('The file has more than one column for date: "date" (column 5) and "Sent on" (column 6). Keep one of them.');
   });
 });

@@ -128,7 +128,8 @@ export function parseMapping(text: string | undefined, kind: ImportKind): Record
 /**
  * The field each column of the file holds, after the mapping. Columns that are neither mapped nor
  * fields of this kind are ignored (another platform's export has more); a missing required field is
- * a 400 naming all of them.
+ * a 400 naming all of them, and so is a field two columns hold (`amount` and `Amount`, or a column
+ * mapped to amount beside one named so): which of them to read is the file's author's to say.
  */
 export function columnsOf(header: string[], kind: ImportKind, mapping: Record<string, string> | null): Array<string | null> {
   const fields = [...COLUMNS[kind].required, ...COLUMNS[kind].optional];
@@ -140,8 +141,17 @@ export function columnsOf(header: string[], kind: ImportKind, mapping: Record<st
   const missing = COLUMNS[kind].required.filter((f) => !columns.includes(f));
   if (kind === 'payments' && !columns.includes('payg') && !columns.includes('customerid')) missing.push('payg (or customerid)');
   if (missing.length) throw invalid('IMPORT_COLUMNS_MISSING', `The file has no column for ${missing.join(', ')}${mapping ? '' : ' (a mapping can name them)'}.`);
+  const twice = fields.filter((f) => columns.indexOf(f) !== columns.lastIndexOf(f));
+  if (twice.length) {
+    const named = (field: string) => listed(columns.flatMap((f, i) => (f === field ? [`${shownHeader(header[i])} (column ${i + 1})`] : [])));
+    throw invalid('IMPORT_COLUMNS_TWICE', `The file has more than one column for ${twice.map((f) => `${f}: ${named(f)}`).join('; ')}. Keep one of them.`);
+  }
   return columns;
 }
+
+/** A header as written, quoted, cut short: it goes into a message. */
+const shownHeader = (h: string) => JSON.stringify(h.trim().length > 40 ? `${h.trim().slice(0, 40)}…` : h.trim());
+const listed = (items: string[]) => `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
 /** Reads one row's cells by field, checking them as the API checks the same fields; the errors go to `errors`. */
 class Cells {
