@@ -226,6 +226,38 @@ describe('CSV imports and exports', () => {
     await expectLedgerConsistent(t);
   });
 
+  it('applies a file that FAILED again as a new import once its rows are right', async () => {
+    const code = `LATER-${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+    const file = Buffer.from(`externalid,payg,amount,reference,date\r\nL1,${code},45000,RCPT-${code},2026-01-10\r\n`);
+    const first = await upload(file, { kind: 'payments', mode: 'apply' });
+    expect(first.status).toBe(202);
+    expect(await finished(first.body.importid)).toMatchObject({ status: 'FAILED', errors: [{ row: 2, field: 'payg', message: `No customer has PAYG code ${code}.` }] });
+
+    const customer = await registerCustomer(t, dealid, { payg: code });
+    const retried = await upload(file, { kind: 'payments', mode: 'apply' });
+    expect(retried.status).toBe(202);
+    expect(retried.body.importid).not.toBe(first.body.importid);
+    expect(await finished(retried.body.importid)).toMatchObject({ status: 'DONE', applied: 1 });
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM payments WHERE customer_id = $1 AND reference = $2`, [customer.customerid, `RCPT-${code}`]);
+    expect(n).toBe(1);
+    // applied now: the same file again is the import that applied it
+    const again = await upload(file, { kind: 'payments', mode: 'apply' });
+    expect({ status: again.status, importid: again.body.importid }).toEqual({ status: 200, importid: retried.body.importid });
+    expect((await t.http.get(`/finance/imports/${first.body.importid}`).set('x-access-token', admin)).body.status).toBe('FAILED');
+    await expectLedgerConsistent(t);
+  });
+
+  it('takes one file sent several times at once as one import', async () => {
+    const id = (await registerCustomer(t, dealid)).customerid;
+    const file = Buffer.from(`externalid,customerid,amount,reference,date\r\nC1,${id},1000,RCPT-${id}-SAME,2026-01-10\r\n`);
+    const answers = await Promise.all([0, 1, 2, 3, 4].map(() => upload(file, { kind: 'payments', mode: 'apply', source: 'same-time' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 202]);
+    expect(new Set(answers.map((a) => a.body.importid)).size).toBe(1);
+    expect(await finished(answers[0].body.importid)).toMatchObject({ status: 'DONE', applied: 1 });
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM payments WHERE reference = $1`, [`RCPT-${id}-SAME`]);
+    expect(n).toBe(1);
+  });
+
   it('exports customers as CSV that parses back to the imported rows (round trip), cells injection-safe', async () => {
     const res = await t.http.get('/finance/exports/customers.csv').set('x-access-token', admin).buffer(true).parse((r, cb) => {
       let text = '';

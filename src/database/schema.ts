@@ -25,6 +25,7 @@ import { NameIndexSmallPendingList1766102400000 } from './migrations/17661024000
 import { DropPrefixNameIndex1766188800000 } from './migrations/1766188800000-DropPrefixNameIndex.js';
 import { TrimmedTransactionIds1766275200000 } from './migrations/1766275200000-TrimmedTransactionIds.js';
 import { CommandsInOrderPerDevice1766361600000 } from './migrations/1766361600000-CommandsInOrderPerDevice.js';
+import { RetryFailedImports1766448000000 } from './migrations/1766448000000-RetryFailedImports.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -51,4 +52,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   DropPrefixNameIndex1766188800000,
   TrimmedTransactionIds1766275200000,
   CommandsInOrderPerDevice1766361600000,
+  RetryFailedImports1766448000000,
 ];

@@ -70,7 +70,8 @@ export class ImportsService {
    * `validate`: every row checked now, nothing written to the book; the record is kept (DONE) with
    * its errors. `apply`: the file is stored as a job and answered at once (`accepted`); a worker
    * validates and applies it in one transaction. The same apply (file, kind, source and mapping)
-   * again answers the earlier record and changes nothing.
+   * again answers the earlier record and changes nothing, unless that one FAILED: it wrote nothing,
+   * so the file is tried again as a new import (once its rows or the book are right).
    */
   async submit(file: { content: Buffer; filename: string }, form: ImportForm, actor: AuthUser): Promise<{ view: ImportView; accepted: boolean }> {
     const mapping = parseMapping(form.mapping, form.kind);

@@ -73,13 +73,16 @@ export class ImportsRepository {
     return em ?? this.dataSource.manager;
   }
 
-  /** A new record; for an apply whose file (hash) was applied before, nothing is written and null answered. */
+  /**
+   * A new record; for an apply whose file (hash) another apply holds, nothing is written and null
+   * answered. An apply that FAILED wrote nothing and holds its file no longer: the same one again is a new import.
+   */
   async insert(r: NewImport, outcome: ImportOutcome | null, content: Buffer | null): Promise<number | null> {
     return this.dataSource.transaction(async (em) => {
       const rows = (await em.query(
         `INSERT INTO imports (kind, mode, source, status, filename, filehash, mapping, notify, created_by, rows, valid, applied, skipped, processed, errorcount, errors, finished_at)
          VALUES ($1, $2, $3, $4::varchar, $5, $6, $7, $8, $9, $10, $11, 0, $12, $10, $13, $14, CASE WHEN $4::varchar IN ('DONE', 'FAILED') THEN now() END)
-         ON CONFLICT (filehash) WHERE mode = 'apply' DO NOTHING RETURNING id`,
+         ON CONFLICT (filehash) WHERE mode = 'apply' AND status <> 'FAILED' DO NOTHING RETURNING id`,
         [r.kind, r.mode, r.source, outcome?.status ?? r.status, r.filename, r.filehash, r.mapping ? JSON.stringify(r.mapping) : null, r.notify, r.createdBy,
           outcome?.rows ?? 0, outcome?.valid ?? 0, outcome?.skipped ?? 0, outcome?.errorcount ?? 0, JSON.stringify(outcome?.errors ?? [])],
       )) as Array<{ id: number }>;
@@ -89,8 +92,9 @@ export class ImportsRepository {
     });
   }
 
+  /** The apply of this file that applied or is under way (a FAILED one is not it). */
   async findApplyByHash(filehash: string): Promise<ImportRecordRow | null> {
-    const rows = (await this.q().query(`SELECT ${RECORD_COLUMNS} FROM imports WHERE filehash = $1 AND mode = 'apply'`, [filehash])) as ImportRecordRow[];
+    const rows = (await this.q().query(`SELECT ${RECORD_COLUMNS} FROM imports WHERE filehash = $1 AND mode = 'apply' AND status <> 'FAILED'`, [filehash])) as ImportRecordRow[];
     return rows[0] ?? null;
   }
 
