@@ -169,6 +169,28 @@ describe('CSV imports and exports', () => {
     expect(json.status).toBe(415);
   });
 
+  it('refuses a body that is not well-formed multipart/form-data with 400 {message}, storing nothing', async () => {
+    const records = async () => (await t.db.query('SELECT count(*)::int AS n FROM imports'))[0].n;
+    const before = { book: await counts(), records: await records() };
+    const raw = (contentType: string, body: string) => t.http.post('/finance/imports').set('x-access-token', admin).set('content-type', contentType).send(body);
+    const part = (name: string, value: string) => `--XYZ\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    // a file part cut off before its end and the closing boundary
+    const cut = `${part('kind', 'payments')}${part('mode', 'apply')}--XYZ\r\nContent-Disposition: form-data; name="file"; filename="cut.csv"\r\nContent-Type: text/csv\r\n\r\nexternalid,payg,amount,reference,date\r\nC1,PG`;
+    const answers = [
+      await raw('multipart/form-data', 'garbage'),
+      await raw('multipart/form-data; boundary=x', 'garbage'),
+      await raw('multipart/form-data; boundary=XYZ', cut),
+      await raw(`multipart/form-data; boundary=${'b'.repeat(300)}`, 'garbage'),
+    ];
+    expect(answers.map((a) => [a.status, a.body])).toEqual([
+      [400, { message: 'The upload is not a well-formed multipart/form-data body: its Content-Type names no boundary.' }],
+      [400, { message: 'The upload is not a well-formed multipart/form-data body: it ends before its closing boundary.' }],
+      [400, { message: 'The upload is not a well-formed multipart/form-data body: it ends before its closing boundary.' }],
+      [400, { message: 'The upload is not a well-formed multipart/form-data body: its boundary is too long (RFC 2046 allows 70 characters).' }],
+    ]);
+    expect({ book: await counts(), records: await records() }).toEqual(before);
+  });
+
   it('answers 413 {message} for a file over IMPORT_MAX_MB', async () => {
     const big = Buffer.alloc(MAX_MB * 1024 * 1024 + 10, 'a');
     const res = await upload(big, { kind: 'customers', mode: 'validate' });

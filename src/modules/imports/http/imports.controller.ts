@@ -99,8 +99,21 @@ export class ImportsController {
   }
 }
 
+/**
+ * What busboy (under @fastify/multipart) throws for a body that is not well-formed multipart: plain
+ * errors without a code, told apart by their text. Anything else reading the form throws stays
+ * what it is (a 500 if it is ours).
+ */
+const MALFORMED_MULTIPART: Array<[RegExp, string]> = [
+  [/^Multipart: Boundary not found$/, 'its Content-Type names no boundary'],
+  [/^The needle cannot have a length bigger than \d+\.$/, 'its boundary is too long (RFC 2046 allows 70 characters)'],
+  [/^((Part|Preamble) terminated early due to u|U)nexpected end of multipart data$/, 'it ends before its closing boundary'],
+];
+
 /** @fastify/multipart's errors in this service's words. */
 function multipartError(error: unknown, maxMb: number): unknown {
+  const malformed = MALFORMED_MULTIPART.find(([text]) => error instanceof Error && text.test(error.message));
+  if (malformed) return invalid('IMPORT_MULTIPART_MALFORMED', `The upload is not a well-formed multipart/form-data body: ${malformed[1]}.`);
   switch ((error as { code?: string }).code) {
     case 'FST_REQ_FILE_TOO_LARGE':
       return tooLarge('IMPORT_FILE_TOO_LARGE', `The file is larger than the ${maxMb} MB limit (IMPORT_MAX_MB).`);
