@@ -209,7 +209,7 @@ describe('CSV imports and exports', () => {
     const before = await counts();
     const res = await upload(book, { kind: 'customers', mode: 'apply' });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: 'VALIDATING', rows: 3 });
+    expect(res.body).toMatchObject({ status: 'VALIDATING', rows: 3, processed: 0, progress: 0 });
     const record = await finished(res.body.importid);
     expect(record).toMatchObject({ status: 'DONE', rows: 3, valid: 3, applied: 3, skipped: 0, errorcount: 0, progress: 100 });
 
@@ -475,6 +475,18 @@ describe('CSV imports and exports', () => {
     expect(messages).toBe(0);
     await expectLedgerConsistent(t);
   }, LONG ? 600_000 : 120_000);
+
+  it('reports the rows checked so far while it validates, a chunk at a time', async () => {
+    const { ImportValidator } = await import('../src/modules/imports/application/import-validator.js');
+    const validator = t.app.get(ImportValidator);
+    const n = 2 * CHUNK_ROWS + 5;
+    // a chunk of rows bad in themselves, then rows that wait to be checked against the book a chunk at a time
+    const file = Buffer.from(`externalid,payg,amount,reference,date\r\n${Array.from({ length: n }, (_, i) => `V${i},NOBODY-${i},10,RCPT-V${i},${i < CHUNK_ROWS ? 'bad' : '2026-01-10'}`).join('\r\n')}\r\n`);
+    const reported: number[] = [];
+    const checked = await t.db.transaction((em) => validator.validate([file], 'payments', 'progress', null, em, { progress: async (done) => void reported.push(done) }));
+    expect(checked).toMatchObject({ rows: n, valid: 0, errorcount: n });
+    expect(reported).toEqual([CHUNK_ROWS, 2 * CHUNK_ROWS]);
+  });
 
   it('reads a stored file back a slice at a time, byte for byte, with a character cut at a slice boundary', async () => {
     const { FILE_SLICE_BYTES, ImportsRepository } = await import('../src/modules/imports/infrastructure/imports.repository.js');

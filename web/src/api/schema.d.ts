@@ -2017,7 +2017,7 @@ export interface components {
             /** @example false */
             notify: boolean;
             /**
-             * @description Rows done so far by the running step.
+             * @description Rows done so far by the running step: from 0, the rows checked while VALIDATING, then the rows applied while APPLYING; all of them once finished.
              * @example 600
              */
             processed: number;

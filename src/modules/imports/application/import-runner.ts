@@ -103,17 +103,21 @@ export class ImportRunner implements OnModuleDestroy {
 
   /** Two passes over the stored file, each reading it a slice at a time: check all of it, then check and write chunk by chunk. */
   private async apply(em: EntityManager, record: ImportRecordRow): Promise<ImportOutcome> {
-    const checked = await this.validator.validate(this.imports.storedFile(record.id, em), record.kind, record.source, record.mapping, em);
+    const checked = await this.validator.validate(this.imports.storedFile(record.id, em), record.kind, record.source, record.mapping, em, {
+      progress: (rows) => this.imports.progress(record.id, ImportStatus.VALIDATING, rows),
+    });
     const counts = { rows: checked.rows, valid: checked.valid, skipped: checked.skipped };
     const outcome = { ...counts, errorcount: checked.errorcount, errors: checked.errors };
     if (checked.errorcount > 0) return { ...outcome, status: ImportStatus.FAILED, applied: 0, message: 'Nothing was applied: correct the rows listed and upload the file again.' };
     await this.imports.progress(record.id, ImportStatus.APPLYING, 0, counts);
     let applied = 0;
     let processed = 0;
-    await this.validator.validate(this.imports.storedFile(record.id, em), record.kind, record.source, record.mapping, em, async (chunk) => {
-      applied += await this.applyChunk(em, record, chunk);
-      processed += chunk.customers.length + chunk.payments.length + chunk.skipped;
-      await this.imports.progress(record.id, ImportStatus.APPLYING, processed);
+    await this.validator.validate(this.imports.storedFile(record.id, em), record.kind, record.source, record.mapping, em, {
+      apply: async (chunk) => {
+        applied += await this.applyChunk(em, record, chunk);
+        processed += chunk.customers.length + chunk.payments.length + chunk.skipped;
+        await this.imports.progress(record.id, ImportStatus.APPLYING, processed);
+      },
     });
     return { ...outcome, status: ImportStatus.DONE, applied, message: null };
   }

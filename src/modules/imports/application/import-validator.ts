@@ -81,14 +81,18 @@ export class ImportValidator {
     private readonly businessClock: BusinessClock,
   ) {}
 
-  /** `bytes`: the file as uploaded, or its stored copy read a slice at a time. */
+  /**
+   * `bytes`: the file as uploaded, or its stored copy read a slice at a time. `apply` takes each
+   * checked chunk (an apply's second pass); `progress` hears how many rows are checked so far, at
+   * most once every CHUNK_ROWS rows.
+   */
   async validate(
     bytes: FileBytes,
     kind: ImportKind,
     source: string,
     mapping: Record<string, string> | null,
     em: EntityManager,
-    apply?: (chunk: CheckedChunk) => Promise<void>,
+    { apply, progress }: { apply?: (chunk: CheckedChunk) => Promise<void>; progress?: (rows: number) => Promise<void> } = {},
   ): Promise<Validated> {
     const context = { today: this.businessClock.today(), defaultCountry: this.config.defaultCountry };
     const errors = new RowErrors();
@@ -96,6 +100,8 @@ export class ImportValidator {
     const read = kind === 'customers' ? readCustomerRow : readPaymentRow;
     let pending: Array<CustomerRow | PaymentRow> = [];
     let skipped = 0;
+    let rowsRead = 0;
+    let reported = 0;
     const check = async () => {
       const rows = pending;
       pending = [];
@@ -115,7 +121,10 @@ export class ImportValidator {
         const value = read(row, cells, columns, context, rowErrors);
         if (value && state.externalids.check(row, value.externalid, value.externalid, rowErrors)) pending.push(value);
         errors.addRow(rowErrors);
+        rowsRead++;
         if (pending.length >= CHUNK_ROWS) await check();
+        // rows still waiting for their chunk's checks against the book are not done yet
+        if (progress && rowsRead - pending.length - reported >= CHUNK_ROWS) await progress((reported = rowsRead - pending.length));
       };
     });
     if (pending.length > 0) await check();

@@ -85,8 +85,8 @@ export class ImportsService {
       // a read-only transaction: one snapshot of the book, and the deal rows read FOR SHARE as registration reads them
       const checked = await this.dataSource.transaction('REPEATABLE READ', (em) => this.validator.validate([file.content], form.kind, form.source, mapping, em));
       const outcome = { status: ImportStatus.DONE, rows: checked.rows, valid: checked.valid, applied: 0, skipped: checked.skipped, errorcount: checked.errorcount, errors: checked.errors };
-      const id = await this.imports.insert({ ...record, status: ImportStatus.DONE }, outcome, null);
-      return { view: await this.get(id!), accepted: false };
+      const inserted = await this.imports.insert({ ...record, status: ImportStatus.DONE }, outcome, null);
+      return { view: importView(inserted!), accepted: false };
     }
     const earlier = await this.imports.findApplyByHash(filehash);
     if (earlier) return { view: importView(earlier), accepted: false };
@@ -95,10 +95,11 @@ export class ImportsService {
       columnsOf(header, form.kind, mapping);
       return () => undefined;
     });
-    const id = await this.imports.insert({ ...record, status: ImportStatus.VALIDATING }, { status: ImportStatus.VALIDATING, rows: csv.records, valid: 0, applied: 0, skipped: 0, errorcount: 0, errors: [] }, file.content);
-    if (id === null) return { view: importView((await this.imports.findApplyByHash(filehash))!), accepted: false };
+    const inserted = await this.imports.insert({ ...record, status: ImportStatus.VALIDATING }, { status: ImportStatus.VALIDATING, rows: csv.records, valid: 0, applied: 0, skipped: 0, errorcount: 0, errors: [] }, file.content);
+    if (inserted === null) return { view: importView((await this.imports.findApplyByHash(filehash))!), accepted: false };
     this.runner.kick();
-    return { view: await this.get(id), accepted: true };
+    // the record as stored, not as the worker may already have moved it
+    return { view: importView(inserted), accepted: true };
   }
 
   async get(id: number): Promise<ImportView> {

@@ -46,7 +46,7 @@ export class ImportResponse implements ImportView {
   @ApiProperty({ example: 1198, description: 'Rows without any error.' }) valid: number;
   @ApiProperty({ example: 0, description: 'Rows written to the book.' }) applied: number;
   @ApiProperty({ example: 0, description: 'Rows whose externalid this source brought in before: left as they are.' }) skipped: number;
-  @ApiProperty({ example: 600, description: 'Rows done so far by the running step.' }) processed: number;
+  @ApiProperty({ example: 600, description: 'Rows done so far by the running step: from 0, the rows checked while VALIDATING, then the rows applied while APPLYING; all of them once finished.' }) processed: number;
   @ApiProperty({ example: 50, description: 'processed ÷ rows, in percent.' }) progress: number;
   @ApiProperty({ example: 2, description: 'Every bad cell found, however many.' }) errorcount: number;
   @ApiProperty({ example: false, description: `true when errorcount is over ${LISTED}: \`errors\` then lists only the first ${LISTED}, by row.` }) errorstruncated: boolean;

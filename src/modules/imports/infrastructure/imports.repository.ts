@@ -77,18 +77,19 @@ export class ImportsRepository {
    * A new record; for an apply whose file (hash) another apply holds, nothing is written and null
    * answered. An apply that FAILED wrote nothing and holds its file no longer: the same one again is a new import.
    */
-  async insert(r: NewImport, outcome: ImportOutcome | null, content: Buffer | null): Promise<number | null> {
+  async insert(r: NewImport, outcome: ImportOutcome | null, content: Buffer | null): Promise<ImportRecordRow | null> {
     return this.dataSource.transaction(async (em) => {
+      // a finished record (a validate) has processed all its rows; an apply starts at none
       const rows = (await em.query(
         `INSERT INTO imports (kind, mode, source, status, filename, filehash, mapping, notify, created_by, rows, valid, applied, skipped, processed, errorcount, errors, finished_at)
-         VALUES ($1, $2, $3, $4::varchar, $5, $6, $7, $8, $9, $10, $11, 0, $12, $10, $13, $14, CASE WHEN $4::varchar IN ('DONE', 'FAILED') THEN now() END)
-         ON CONFLICT (filehash) WHERE mode = 'apply' AND status <> 'FAILED' DO NOTHING RETURNING id`,
+         VALUES ($1, $2, $3, $4::varchar, $5, $6, $7, $8, $9, $10, $11, 0, $12, CASE WHEN $4::varchar IN ('DONE', 'FAILED') THEN $10 ELSE 0 END, $13, $14, CASE WHEN $4::varchar IN ('DONE', 'FAILED') THEN now() END)
+         ON CONFLICT (filehash) WHERE mode = 'apply' AND status <> 'FAILED' DO NOTHING RETURNING ${RECORD_COLUMNS}`,
         [r.kind, r.mode, r.source, outcome?.status ?? r.status, r.filename, r.filehash, r.mapping ? JSON.stringify(r.mapping) : null, r.notify, r.createdBy,
           outcome?.rows ?? 0, outcome?.valid ?? 0, outcome?.skipped ?? 0, outcome?.errorcount ?? 0, JSON.stringify(outcome?.errors ?? [])],
-      )) as Array<{ id: number }>;
+      )) as ImportRecordRow[];
       if (!rows[0]) return null;
       if (content) await em.query('INSERT INTO import_jobs (import_id, content) VALUES ($1, $2)', [rows[0].id, content]);
-      return rows[0].id;
+      return rows[0];
     });
   }
 
