@@ -156,6 +156,15 @@ describe('CSV imports and exports', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('reads a file whose header comes after blank lines, its errors numbered by the lines of the file', async () => {
+    // line 1 a spreadsheet's empty row, line 2 blank, line 3 the header
+    const file = Buffer.concat([Buffer.from(',,,,,,,,,,,\r\n\r\n'), csv([line(good()), line({ ...good(), fullname: '' })])]);
+    const res = await upload(file, { kind: 'customers', mode: 'validate' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ rows: 2, valid: 1, errorcount: 1 });
+    expect(res.body.errors).toEqual([{ row: 5, field: 'fullname', message: 'fullname should not be empty' }]);
+  });
+
   it('refuses a UTF-16 file, a file without the columns, and a bad form, with 400 {message}', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(HEADER, 'utf16le')]);
     expect((await upload(utf16, { kind: 'customers', mode: 'validate' })).body).toEqual({ message: 'The file is UTF-16: save it as CSV UTF-8 and upload it again.' });

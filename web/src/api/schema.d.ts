@@ -2055,7 +2055,7 @@ export interface components {
             /** @example telephone must be a valid telephone number: with its country code (+256772555001) or as dialled in UG */
             message: string;
             /**
-             * @description Row of the file as a spreadsheet shows it (the header is row 1).
+             * @description Row of the file as a spreadsheet shows it (the header is row 1, unless blank rows come before it).
              * @example 3
              */
             row: number;

@@ -52,6 +52,12 @@ describe('readCsv over byte slices', () => {
     });
   });
 
+  it('skips blank lines before the header, numbering rows as the lines of the file', async () => {
+    expect(await recordsOf([bytes('\r\nname,phone\r\nA,1\r\n')])).toEqual({ header: ['name', 'phone'], count: 1, records: [[3, ['A', '1']]] });
+    expect(await recordsOf(sliced(bytes(',,,,\r\n  , \r\n\r\nname\r\nA\r\n\r\nB\r\n'), 3))).toEqual({ header: ['name'], count: 2, records: [[5, ['A']], [7, ['B']]] });
+    await expect(recordsOf([bytes(',,,,\r\n \r\n')])).rejects.toMatchObject({ message: 'The file is empty: it needs a header row naming its columns.' });
+  });
+
   it('marks bytes that are not UTF-8 as U+FFFD in the cell that holds them', async () => {
     const latin1 = new Uint8Array([...bytes('name\nJos'), 0xe9, ...bytes('\n')]);
     expect((await recordsOf(sliced(latin1, 2))).records).toEqual([[2, ['Jos\ufffd']]]);

@@ -8,7 +8,7 @@ export interface CsvFile {
   records: number;
 }
 
-/** Takes each data record with its row number as a spreadsheet shows it (the header is row 1). */
+/** Takes each data record with its row number as a spreadsheet shows it (the header is row 1, unless blank rows come before it). */
 export type RecordReader = (row: number, cells: string[]) => void | Promise<void>;
 
 /** A file's bytes in slices, in order: the upload itself (one slice) or the stored copy read a slice at a time. */
@@ -23,6 +23,10 @@ export type FileBytes = Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
  * reader made from the header, which may wait (write a chunk) before the next is parsed; none is
  * kept, so a 100,000-row file is held neither as text nor as cells. `readCsv(bytes)` alone checks
  * the file and counts its records.
+ *
+ * Blank rows (nothing but separators and spaces) are left out: before the header (a spreadsheet's
+ * export may start with one) as well as between records. They still count in the row numbers, so
+ * that a row number is the line a spreadsheet shows.
  */
 export async function readCsv(bytes: FileBytes, readerFor?: (header: string[]) => RecordReader): Promise<CsvFile> {
   const parser = parse({ relax_column_count: true, skip_empty_lines: false });
@@ -44,11 +48,11 @@ export async function readCsv(bytes: FileBytes, readerFor?: (header: string[]) =
       if (next.done) break;
       const cells = next.value;
       row++;
+      if (cells.every((c) => c.trim() === '')) continue;
       if (header === undefined) {
-        if (cells.every((h) => h.trim() === '')) break;
         header = cells;
         reader = readerFor?.(header);
-      } else if (cells.some((c) => c.trim() !== '')) {
+      } else {
         records++;
         await reader?.(row, cells);
       }

@@ -16,7 +16,10 @@ export type ImportMode = (typeof IMPORT_MODES)[number];
 export const ImportStatus = stringEnum('VALIDATING', 'APPLYING', 'DONE', 'FAILED');
 export type ImportStatus = EnumValue<typeof ImportStatus>;
 
-/** One bad cell (or row): `row` counts the file's lines as a spreadsheet shows them, the header being row 1. */
+/**
+ * One bad cell (or row): `row` counts the file's lines as a spreadsheet shows them, the header being
+ * row 1 unless blank rows come before it (they are skipped, and counted).
+ */
 export interface RowError {
   row: number;
   field: string;

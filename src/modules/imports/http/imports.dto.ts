@@ -29,7 +29,7 @@ export class ImportRequest {
 const LISTED = ERRORS_LISTED_MAX.toLocaleString('en');
 
 export class ImportRowError {
-  @ApiProperty({ example: 3, description: 'Row of the file as a spreadsheet shows it (the header is row 1).' }) row: number;
+  @ApiProperty({ example: 3, description: 'Row of the file as a spreadsheet shows it (the header is row 1, unless blank rows come before it).' }) row: number;
   @ApiProperty({ example: 'telephone' }) field: string;
   @ApiProperty({ example: 'telephone must be a valid telephone number: with its country code (+256772555001) or as dialled in UG' }) message: string;
 }
