@@ -75,10 +75,14 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   // Keep parsing `application/json` only: Fastify's default text/plain parser would let raw text reach handlers.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
   // multipart/form-data for the file uploads of MULTIPART_ROUTES only (its size cap is checked per request, IMPORT_MAX_MB);
-  // the plugin's parser is global, so every other route keeps answering a form with the JSON routes' 415.
+  // the plugin's parser is global, so every other route keeps answering a form with the JSON routes' 415, and
+  // MULTIPART_ROUTES answer anything but a form with a 415 that asks for one.
   await app.register(fastifyMultipart, { limits: { fileSize: config.importMaxMb * 1024 * 1024, files: 1, fields: 10, parts: 11 } });
   app.getHttpAdapter().getInstance().addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (/^multipart\//i.test(request.headers['content-type'] ?? '') && !MULTIPART_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) {
+    const contentType = request.headers['content-type'] ?? '';
+    if (MULTIPART_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) {
+      if (!/^multipart\/form-data(;|\s|$)/i.test(contentType)) await reply.code(415).send({ message: 'Unsupported Content-Type: send multipart/form-data.' });
+    } else if (/^multipart\//i.test(contentType)) {
       await reply.code(415).send({ message: 'Unsupported Content-Type: send application/json.' });
     }
   });

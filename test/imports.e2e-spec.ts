@@ -174,8 +174,6 @@ describe('CSV imports and exports', () => {
     const form = await upload(csv([]), { kind: 'loans', mode: 'now', extra: 'x' });
     expect(form.status).toBe(400);
     expect(form.body).toEqual({ message: 'property extra should not exist; kind must be one of customers, payments; mode must be one of validate, apply' });
-    const json = await t.http.post('/finance/imports').set('x-access-token', admin).send({ kind: 'customers' });
-    expect(json.status).toBe(415);
   });
 
   it('refuses a body that is not well-formed multipart/form-data with 400 {message}, storing nothing', async () => {
@@ -198,6 +196,17 @@ describe('CSV imports and exports', () => {
       [400, { message: 'The upload is not a well-formed multipart/form-data body: its boundary is too long (RFC 2046 allows 70 characters).' }],
     ]);
     expect({ book: await counts(), records: await records() }).toEqual(before);
+  });
+
+  it('asks for multipart/form-data when sent anything else', async () => {
+    const send = (contentType: string, body: string) => t.http.post('/finance/imports').set('x-access-token', admin).set('content-type', contentType).send(body);
+    const answers = [
+      await send('text/csv', `${HEADER}\r\n`),
+      await send('application/x-www-form-urlencoded', 'kind=customers&mode=validate'),
+      await send('application/json', '{"kind":"customers","mode":"validate"}'),
+      await send('multipart/mixed; boundary=x', '--x--\r\n'),
+    ];
+    expect(answers.map((a) => [a.status, a.body])).toEqual(Array(4).fill([415, { message: 'Unsupported Content-Type: send multipart/form-data.' }]));
   });
 
   it('answers 413 {message} for a file over IMPORT_MAX_MB', async () => {

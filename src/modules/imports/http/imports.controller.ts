@@ -45,7 +45,7 @@ export class ImportsController {
   @Endpoint({
     summary: 'Import customers or payments from a CSV file',
     description: [
-      'multipart/form-data: `file`, `kind`, `mode`, optional `mapping`, `notify`, `source` (DESIGN part 12).',
+      'multipart/form-data (any other body: 415): `file`, `kind`, `mode`, optional `mapping`, `notify`, `source` (DESIGN part 12).',
       'Columns of `customers`: externalid, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber (optional), dealid, depositpaid, amountpaid (deposit included), startdate. A migrated deal keeps its startdate; what was paid beyond the deposit is one OPENING ledger row; the credit policy sets its state as of today; a SYNC (RELEASE when paid off) is queued for each device.',
       'Columns of `payments`: externalid, payg or customerid, amount, reference (an operator receipt: MANUAL payments, one namespace with payments/load), narration (optional), date (validated, not in the future; the payment is recorded when the import applies).',
       'Every cell is checked by the same rules as the API (telephone, IMEI, PAYG code, amounts, dates, duplicates in the file and in the book). `validate` answers 200 with every error and writes nothing to the book. `apply` answers 202 with the record and works in the background (poll `GET /finance/imports/{importid}`): any error → FAILED, nothing written; otherwise all rows in one transaction → DONE. The same apply again (same file, kind, source and mapping) answers 200 with the earlier record, unless that one FAILED (nothing written): then it is tried again as a new import. A row whose externalid this source brought in before is skipped.',
