@@ -209,6 +209,16 @@ describe('CSV imports and exports', () => {
     expect(answers.map((a) => [a.status, a.body])).toEqual(Array(4).fill([415, { message: 'Unsupported Content-Type: send multipart/form-data.' }]));
   });
 
+  it('refuses a form field sent twice, naming it', async () => {
+    const records = async () => (await t.db.query('SELECT count(*)::int AS n FROM imports'))[0].n;
+    const before = await records();
+    const twice = await t.http.post('/finance/imports').set('x-access-token', admin)
+      .field('kind', 'payments').field('mode', 'validate').field('kind', 'customers').field('mode', 'validate').field('source', 'a')
+      .attach('file', csv([]), { filename: 'book.csv', contentType: 'text/csv' });
+    expect({ status: twice.status, body: twice.body }).toEqual({ status: 400, body: { message: 'kind must be sent once, not 2 times; mode must be sent once, not 2 times' } });
+    expect(await records()).toBe(before);
+  });
+
   it('answers 413 {message} for a file over IMPORT_MAX_MB', async () => {
     const big = Buffer.alloc(MAX_MB * 1024 * 1024 + 10, 'a');
     const res = await upload(big, { kind: 'customers', mode: 'validate' });

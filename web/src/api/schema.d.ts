@@ -821,7 +821,7 @@ export interface paths {
         put?: never;
         /**
          * Import customers or payments from a CSV file
-         * @description multipart/form-data (any other body: 415): `file`, `kind`, `mode`, optional `mapping`, `notify`, `source` (DESIGN part 12).
+         * @description multipart/form-data (any other body: 415): `file`, `kind`, `mode`, optional `mapping`, `notify`, `source`, each sent once (DESIGN part 12).
          *
          *     Columns of `customers`: externalid, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber (optional), dealid, depositpaid, amountpaid (deposit included), startdate. A migrated deal keeps its startdate; what was paid beyond the deposit is one OPENING ledger row; the credit policy sets its state as of today; a SYNC (RELEASE when paid off) is queued for each device.
          *

@@ -15,9 +15,11 @@ const FORM_FIELDS = ['kind', 'mode', 'mapping', 'notify', 'source'];
 const SOURCE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The form's text fields, checked as a JSON body would be: one message naming every bad field. */
-function formOf(fields: Map<string, string>, hasFile: boolean): ImportForm {
+function formOf(fields: Map<string, string>, sent: Map<string, number>, hasFile: boolean): ImportForm {
   const problems: string[] = [];
   for (const name of fields.keys()) if (!FORM_FIELDS.includes(name)) problems.push(`property ${name} should not exist`);
+  // which of two values was meant is not for the service to guess
+  for (const [name, times] of sent) if (times > 1 && FORM_FIELDS.includes(name)) problems.push(`${name} must be sent once, not ${times} times`);
   if (!hasFile) problems.push('file should not be empty: send the CSV file in the form field "file"');
   const kind = fields.get('kind');
   if (!IMPORT_KINDS.includes(kind as ImportKind)) problems.push(`kind must be one of ${IMPORT_KINDS.join(', ')}`);
@@ -45,7 +47,7 @@ export class ImportsController {
   @Endpoint({
     summary: 'Import customers or payments from a CSV file',
     description: [
-      'multipart/form-data (any other body: 415): `file`, `kind`, `mode`, optional `mapping`, `notify`, `source` (DESIGN part 12).',
+      'multipart/form-data (any other body: 415): `file`, `kind`, `mode`, optional `mapping`, `notify`, `source`, each sent once (DESIGN part 12).',
       'Columns of `customers`: externalid, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber (optional), dealid, depositpaid, amountpaid (deposit included), startdate. A migrated deal keeps its startdate; what was paid beyond the deposit is one OPENING ledger row; the credit policy sets its state as of today; a SYNC (RELEASE when paid off) is queued for each device.',
       'Columns of `payments`: externalid, payg or customerid, amount, reference (an operator receipt: MANUAL payments, one namespace with payments/load), narration (optional), date (validated, not in the future; the payment is recorded when the import applies).',
       'Every cell is checked by the same rules as the API (telephone, IMEI, PAYG code, amounts, dates, duplicates in the file and in the book). `validate` answers 200 with every error and writes nothing to the book. `apply` answers 202 with the record and works in the background (poll `GET /finance/imports/{importid}`): any error → FAILED, nothing written; otherwise all rows in one transaction → DONE. The same apply again (same file, kind, source and mapping) answers 200 with the earlier record, unless that one FAILED (nothing written): then it is tried again as a new import. A row whose externalid this source brought in before is skipped.',
@@ -60,8 +62,8 @@ export class ImportsController {
   @ApiBody({ type: ImportRequest })
   @ApiResponse({ status: HttpStatus.ACCEPTED, description: 'Apply accepted: the import record (VALIDATING); it goes on in the background.', type: ImportResponse })
   async submit(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @CurrentUser() user: AuthUser): Promise<ImportResponse> {
-    const { file, fields } = await this.readForm(request);
-    const form = formOf(fields, file !== undefined);
+    const { file, fields, sent } = await this.readForm(request);
+    const form = formOf(fields, sent, file !== undefined);
     const { view, accepted } = await this.imports.submit(file!, form, user);
     void reply.status(accepted ? HttpStatus.ACCEPTED : HttpStatus.OK);
     return view;
@@ -80,12 +82,15 @@ export class ImportsController {
   }
 
   /** Reads the parts as they stream in; the file is held in memory up to IMPORT_MAX_MB (the cap is enforced while reading). */
-  private async readForm(request: FastifyRequest): Promise<{ file?: { content: Buffer; filename: string }; fields: Map<string, string> }> {
+  private async readForm(request: FastifyRequest): Promise<{ file?: { content: Buffer; filename: string }; fields: Map<string, string>; sent: Map<string, number> }> {
     const fields = new Map<string, string>();
+    /** how many times each field came */
+    const sent = new Map<string, number>();
     let file: { content: Buffer; filename: string } | undefined;
     const maxMb = this.config.importMaxMb;
     try {
       for await (const part of request.parts({ limits: { fileSize: maxMb * 1024 * 1024, files: 1, fields: 10, fieldSize: 100_000, parts: 11 } })) {
+        sent.set(part.fieldname, (sent.get(part.fieldname) ?? 0) + 1);
         if (part.type === 'file') {
           const content = await part.toBuffer();
           if (part.fieldname !== 'file') fields.set(part.fieldname, '');
@@ -95,7 +100,7 @@ export class ImportsController {
     } catch (error) {
       throw multipartError(error, maxMb);
     }
-    return { file, fields };
+    return { file, fields, sent };
   }
 }
 
