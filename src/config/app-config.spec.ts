@@ -48,6 +48,8 @@ describe('loadConfig', () => {
     [{ SMS_SENDER_ID: 'A sender id that is long' }, 'SMS_SENDER_ID'],
     [{ PAYMENT_INSTRUCTIONS: 'x'.repeat(101) }, 'PAYMENT_INSTRUCTIONS'],
     [{ PAYMENT_INSTRUCTIONS: 'Lipa kwa M‑Pesa' }, 'PAYMENT_INSTRUCTIONS'], // a non-breaking hyphen is not GSM-7
+    [{ PAYMENT_INSTRUCTIONS: '€'.repeat(100) }, 'PAYMENT_INSTRUCTIONS'], // 100 characters, 200 septets: € is an escape pair
+    [{ PAYMENT_INSTRUCTIONS: '€'.repeat(50) + 'x' }, 'PAYMENT_INSTRUCTIONS'],
     [{ SMS_RATE_PER_MINUTE: '0' }, 'SMS_RATE_PER_MINUTE'],
   ])('stops on %p with one line naming %s', (env, name) => {
     const attempt = () => loadConfig({ DATA_DIR: dataDir, ...env });
@@ -73,6 +75,16 @@ describe('loadConfig', () => {
     });
     const sms = loadConfig({ DATA_DIR: dataDir, SMS_API_URL: 'https://api.sandbox.africastalking.com/', SMS_USERNAME: 'sandbox', SMS_API_KEY: 'k', SMS_REMINDER_DAYS: '1, 7,3', SMS_QUIET_HOURS: '22-6', SMS_DEFAULT_LANGUAGE: 'sw', PAYMENT_INSTRUCTIONS: ' Pay with MTN MoMo to 123456. ' }).sms;
     expect(sms).toMatchObject({ url: 'https://api.sandbox.africastalking.com', reminderDays: [7, 3, 1], quietHours: { start: 22, end: 6 }, defaultLanguage: 'sw', paymentInstructions: 'Pay with MTN MoMo to 123456.' });
+  });
+
+  it('measures PAYMENT_INSTRUCTIONS in GSM-7 septets and says so when it refuses them', () => {
+    const instructions = (text: string) => loadConfig({ DATA_DIR: dataDir, PAYMENT_INSTRUCTIONS: text }).sms.paymentInstructions;
+    expect(instructions('x'.repeat(100))).toHaveLength(100);
+    expect(instructions('€'.repeat(50))).toBe('€'.repeat(50));
+    expect(instructions('Pay [MoMo] {123456} ~ ^ | \\ € x'.padEnd(82, '.'))).toHaveLength(82); // 9 extension characters: 91 septets
+    expect(() => instructions('€'.repeat(100))).toThrow(/PAYMENT_INSTRUCTIONS must be one line of GSM-7 characters of at most 100 septets \(€ \[ \] \{ \} ~ \^ \| \\ count two\).*: this one is 200 septets$/);
+    expect(() => instructions('Lipa kwa M‑Pesa')).toThrow(/: this one has ‑ \(U\+2011\), which is not GSM-7 and would make every message UCS-2$/);
+    expect(() => instructions('Pay\nto 123')).toThrow(/: this one has a line break$/);
   });
 
   it('refuses production without a JWT_SECRET of at least 32 characters', () => {

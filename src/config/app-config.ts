@@ -5,8 +5,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 import { parseQuietHours, parseReminderDays, type QuietHours } from '../modules/messages/domain/message.js';
-import { isGsm7 } from '../modules/messages/domain/sms-encoding.js';
-import { type Language, LANGUAGES, PAYMENT_INSTRUCTIONS_MAX } from '../modules/messages/domain/templates.js';
+import { instructionsProblem, type Language, LANGUAGES, PAYMENT_INSTRUCTIONS_MAX } from '../modules/messages/domain/templates.js';
 
 export type AppEnv = 'production' | 'uat';
 
@@ -256,8 +255,11 @@ function smsConfig(vars: EnvironmentVariables): AppConfig['sms'] {
   const quietHours = parseQuietHours(vars.SMS_QUIET_HOURS ?? '21-7');
   if (!quietHours) throw new ConfigError('Invalid configuration: SMS_QUIET_HOURS must be two hours 0–23 such as 21-7 (from 21:00 to 07:00; equal hours: none)');
   const instructions = (vars.PAYMENT_INSTRUCTIONS ?? '').trim();
-  if (instructions.length > PAYMENT_INSTRUCTIONS_MAX || !isGsm7(instructions) || /[\r\n\f]/.test(instructions)) {
-    throw new ConfigError(`Invalid configuration: PAYMENT_INSTRUCTIONS must be one line of at most ${PAYMENT_INSTRUCTIONS_MAX} characters of the GSM-7 alphabet (so every message fits two SMS)`);
+  const problem = instructionsProblem(instructions);
+  if (problem) {
+    throw new ConfigError(
+      `Invalid configuration: PAYMENT_INSTRUCTIONS must be one line of GSM-7 characters of at most ${PAYMENT_INSTRUCTIONS_MAX} septets (€ [ ] { } ~ ^ | \\ count two), so that every message fits two SMS: this one ${problem}`,
+    );
   }
   if (vars.SMS_API_URL && (!vars.SMS_USERNAME || !vars.SMS_API_KEY)) throw new ConfigError('Invalid configuration: SMS_USERNAME and SMS_API_KEY must be set with SMS_API_URL');
   return {

@@ -1,7 +1,7 @@
 import { isQuiet, parseQuietHours, parseReminderDays, reminderOffsetFor } from './message.js';
 import { MessageFormat } from './message-format.js';
 import { isGsm7, smsSize, TEMPLATE_MAX_SEPTETS } from './sms-encoding.js';
-import { LANGUAGES, MessageKind, MessageTemplates, PAYMENT_INSTRUCTIONS_MAX, TemplateKind, TEMPLATES } from './templates.js';
+import { instructionsProblem, LANGUAGES, MessageKind, MessageTemplates, PAYMENT_INSTRUCTIONS_MAX, TemplateKind, TEMPLATES } from './templates.js';
 
 const { REGISTERED, PAYMENT_RECEIVED, REMINDER, LOCKED, PAID_OFF } = MessageKind;
 
@@ -78,15 +78,63 @@ describe('message templates', () => {
     }
   });
 
-  it.each(['UGX', 'KES', 'TZS', 'USD', 'BIF'])('fits two GSM-7 segments with the longest values it can carry (%s)', (currency) => {
-    const t = new MessageTemplates({ currency, instructions: 'I'.repeat(PAYMENT_INSTRUCTIONS_MAX) });
-    let longest = 0;
-    for (const r of everyRendering(t)) {
-      if (r.encoding !== 'GSM-7' || r.units > TEMPLATE_MAX_SEPTETS) throw new Error(`${r.kind}/${r.language} is ${r.encoding} ${r.units} long: ${r.text}`);
-      expect(r.segments).toBeLessThanOrEqual(2);
-      longest = Math.max(longest, r.units);
+  /** `pattern` repeated to just `septets` GSM-7 septets, topped up with dots. */
+  const septetsOf = (septets: number, pattern: string) => {
+    let text = '';
+    for (const ch of pattern.repeat(septets)) {
+      if (smsSize(text + ch).units > septets) break;
+      text += ch;
     }
-    expect(longest).toBeGreaterThan(290); // the worst case really was exercised
+    return text + '.'.repeat(septets - smsSize(text).units);
+  };
+  /** Instructions of PAYMENT_INSTRUCTIONS_MAX septets: plain, all escape pairs (€ is two septets), and mixed. */
+  const LONGEST_INSTRUCTIONS = {
+    plain: 'I'.repeat(PAYMENT_INSTRUCTIONS_MAX),
+    euros: '€'.repeat(PAYMENT_INSTRUCTIONS_MAX / 2),
+    mixed: septetsOf(PAYMENT_INSTRUCTIONS_MAX, 'Pay [MoMo] {123456} ~ ^ | \\ € to '),
+  };
+
+  it('counts the longest instructions in septets, extension characters as two', () => {
+    for (const text of Object.values(LONGEST_INSTRUCTIONS)) expect(smsSize(text)).toMatchObject({ encoding: 'GSM-7', units: PAYMENT_INSTRUCTIONS_MAX });
+    for (const text of Object.values(LONGEST_INSTRUCTIONS)) expect(instructionsProblem(text)).toBeNull();
+    expect(instructionsProblem('€'.repeat(PAYMENT_INSTRUCTIONS_MAX / 2) + 'x')).toBe('is 101 septets');
+    expect(instructionsProblem('€'.repeat(PAYMENT_INSTRUCTIONS_MAX))).toBe('is 200 septets'); // 100 characters
+  });
+
+  it.each(['UGX', 'KES', 'TZS', 'USD', 'BIF'])('fits two GSM-7 segments with the longest values it can carry (%s)', (currency) => {
+    for (const [name, instructions] of Object.entries(LONGEST_INSTRUCTIONS)) {
+      const t = new MessageTemplates({ currency, instructions });
+      let longest = 0;
+      for (const r of everyRendering(t)) {
+        if (r.encoding !== 'GSM-7' || r.units > TEMPLATE_MAX_SEPTETS - 1) throw new Error(`${r.kind}/${r.language} with ${name} instructions is ${r.encoding} ${r.units} long: ${r.text}`);
+        expect(r.segments).toBeLessThanOrEqual(2);
+        longest = Math.max(longest, r.units);
+      }
+      expect(longest).toBeGreaterThan(290); // the worst case really was exercised
+    }
+  });
+
+  it('leaves room for the longest instructions with every currency CURRENCY accepts', () => {
+    // one septet spare: a shorter value can move an escape pair onto the segment boundary, which it never straddles
+    for (const currency of Intl.supportedValuesOf('currency')) {
+      const t = new MessageTemplates({ currency, instructions: LONGEST_INSTRUCTIONS.plain });
+      const longest = Math.max(...[...everyRendering(t)].map((r) => r.units));
+      if (longest > TEMPLATE_MAX_SEPTETS - 1) throw new Error(`${currency}: ${longest} septets`);
+    }
+  });
+
+  it('refuses instructions outside GSM-7: they make every message carrying them UCS-2, which two segments cannot hold', () => {
+    const ucs2 = 'Lipa kwa M‑Pesa'; // a non-breaking hyphen
+    expect(instructionsProblem(ucs2)).toBe('has ‑ (U+2011), which is not GSM-7 and would make every message UCS-2');
+    expect(instructionsProblem('Lipa 😀')).toBe('has 😀 (U+1F600), which is not GSM-7 and would make every message UCS-2');
+    // even a short UCS-2 text: two UCS-2 segments hold 134 units, less than the words and longest values alone
+    const t = new MessageTemplates({ currency: 'UGX', instructions: ucs2 });
+    const withInstructions = [...everyRendering(t)].filter((r) => r.text.endsWith(ucs2));
+    expect(withInstructions.length).toBeGreaterThan(0);
+    expect(withInstructions.every((r) => r.encoding === 'UCS-2')).toBe(true);
+    expect(Math.min(...withInstructions.map((r) => r.segments))).toBeGreaterThan(2);
+    expect(instructionsProblem('Pay\nto 123456')).toBe('has a line break');
+    expect(instructionsProblem('')).toBeNull();
   });
 
   it('writes amounts in CURRENCY and business dates day first, per language', () => {

@@ -1,5 +1,5 @@
 import { MessageFormat, MessageValues } from './message-format.js';
-import { smsSize, SmsSize } from './sms-encoding.js';
+import { isGsm7, smsSize, SmsSize } from './sms-encoding.js';
 import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 
 /** The event a message tells about; `OPERATOR` is an operator's own text (POST /finance/messages/send). */
@@ -59,12 +59,30 @@ export interface RenderedMessage extends SmsSize {
 
 export interface RenderSettings {
   currency: string;
-  /** PAYMENT_INSTRUCTIONS: GSM-7, at most PAYMENT_INSTRUCTIONS_MAX characters (checked at boot) */
+  /** PAYMENT_INSTRUCTIONS: one line of GSM-7, at most PAYMENT_INSTRUCTIONS_MAX septets (checked at boot: instructionsProblem) */
   instructions: string;
 }
 
-/** The longest PAYMENT_INSTRUCTIONS every template still fits two segments with (messages.spec.ts). */
+/**
+ * The longest PAYMENT_INSTRUCTIONS, in GSM-7 septets (an extension character such as € is two),
+ * that every template still fits two segments with, its other values at their longest, whatever
+ * the currency (messages.spec.ts).
+ */
 export const PAYMENT_INSTRUCTIONS_MAX = 100;
+
+/**
+ * What keeps a PAYMENT_INSTRUCTIONS text from ending the messages ("is 200 septets"), or null when
+ * nothing does. A character outside GSM-7 makes every message carrying it UCS-2, whose two segments
+ * (134 UTF-16 units) cannot hold even the templates' own words with their longest values: no UCS-2
+ * text fits, however short.
+ */
+export function instructionsProblem(text: string): string | null {
+  if (/[\r\n\f]/.test(text)) return 'has a line break';
+  const other = [...text].find((ch) => !isGsm7(ch));
+  if (other) return `has ${other} (U+${other.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}), which is not GSM-7 and would make every message UCS-2`;
+  const { units } = smsSize(text);
+  return units > PAYMENT_INSTRUCTIONS_MAX ? `is ${units} septets` : null;
+}
 
 /** No-break spaces from Intl are not GSM-7: they would make every message UCS-2. */
 const plainSpaces = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
