@@ -89,4 +89,27 @@ describe('SMS gateway simulator', () => {
       await receiver.close();
     }
   });
+
+  it('answers slowly on demand, sends side by side, taking each when it answers', async () => {
+    const sim = await startSmsSimulator({ apiKey: 'k', username: 'sandbox' });
+    try {
+      const send = (message: string) =>
+        fetch(`${sim.url}/version1/messaging`, { method: 'POST', headers: { apiKey: 'k', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: 'sandbox', to: '+256772555001', message }).toString() });
+      expect(await (await fetch(`${sim.url}/_control/delay`, { method: 'POST', body: JSON.stringify({ ms: 300 }) })).json()).toEqual({ delayMs: 300 });
+      const started = Date.now();
+      const answers = [send('one'), send('two')];
+      await new Promise((r) => setTimeout(r, 100));
+      expect(sim.messages).toHaveLength(0); // not taken before it answers
+      expect((await Promise.all(answers)).map((a) => a.status)).toEqual([201, 201]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(Date.now() - started).toBeLessThan(590); // one after the other would take 600
+      expect(sim.messages.map((m) => m.message).sort()).toEqual(['one', 'two']);
+      sim.reset();
+      const quick = Date.now();
+      await send('three');
+      expect(Date.now() - quick).toBeLessThan(250);
+    } finally {
+      await sim.close();
+    }
+  });
 });

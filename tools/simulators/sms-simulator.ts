@@ -20,6 +20,8 @@ export interface SmsSimulator {
   /** where delivery reports go (the service's /sms/delivery-reports?key=…); none: no reports */
   setCallbackUrl(url: string | null): void;
   setDown(down: boolean): void;
+  /** a slow gateway: each send is taken and answered this long (ms) after it arrives, sends side by side; 0: at once */
+  setDelay(ms: number): void;
   failNext(n: number, status?: number): void;
   /** numbers answered 403 InvalidPhoneNumber */
   reject(number: string): void;
@@ -40,7 +42,8 @@ const E164 = /^\+[1-9]\d{7,14}$/;
  * An SMS gateway speaking Africa's Talking's API: POST /version1/messaging (form or JSON: username,
  * to, message, from; header apiKey) answers 201 with SMSMessageData.Recipients, and a delivery
  * report (form: id, status, phoneNumber, networkCode, failureReason, retryCount) is posted to the
- * callback URL a little later, some later still, some failed. /_control/* sets it up.
+ * callback URL a little later, some later still, some failed. /_control/* sets it up (down, a delay,
+ * failures, refused numbers).
  */
 export async function startSmsSimulator(opts: { port?: number; apiKey?: string; username?: string; host?: string; callbackUrl?: string; failRate?: number } = {}): Promise<SmsSimulator> {
   const messages: SimulatedSms[] = [];
@@ -49,6 +52,7 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
   const inFlight = new Set<Promise<void>>();
   let callbackUrl = opts.callbackUrl ?? null;
   let down = false;
+  let delayMs = 0;
   let failures = 0;
   let failStatus = 500;
   let reportDelay = 50;
@@ -104,6 +108,7 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
     sentTo: (number: string) => messages.filter((m) => m.to === number),
     setCallbackUrl: (url: string | null) => void (callbackUrl = url),
     setDown: (value: boolean) => void (down = value),
+    setDelay: (ms: number) => void (delayMs = ms),
     failNext(n: number, status = 500) {
       failures = n;
       failStatus = status;
@@ -123,24 +128,29 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
       rejected.clear();
       failing.clear();
       down = false;
+      delayMs = 0;
       failures = 0;
     },
   };
 
   const server = await startJsonServer(
-    (req, body, url) => {
+    async (req, body, url) => {
       if (url.pathname.startsWith('/_control/')) {
-        const b = (body ?? {}) as { down?: boolean; n?: number; status?: number; number?: string; reason?: string; url?: string | null };
+        const b = (body ?? {}) as { down?: boolean; ms?: number; n?: number; status?: number; number?: string; reason?: string; url?: string | null };
         if (req.method === 'POST' && url.pathname === '/_control/down') return [200, { down: (down = Boolean(b.down)) }];
+        if (req.method === 'POST' && url.pathname === '/_control/delay') return [200, { delayMs: (delayMs = Math.max(0, Number(b.ms ?? 0) || 0)) }];
         if (req.method === 'POST' && url.pathname === '/_control/fail-next') return [200, (sim.failNext(Number(b.n ?? 1), Number(b.status ?? 500)), { failing: failures })];
         if (req.method === 'POST' && url.pathname === '/_control/reject' && b.number) return [200, (sim.reject(b.number), { rejected: [...rejected] })];
         if (req.method === 'POST' && url.pathname === '/_control/undeliverable' && b.number) return [200, (sim.undeliverable(b.number, b.reason), { undeliverable: Object.fromEntries(failing) })];
         if (req.method === 'POST' && url.pathname === '/_control/callback') return [200, (sim.setCallbackUrl(b.url ?? null), { callbackUrl })];
         if (req.method === 'POST' && url.pathname === '/_control/reset') return [200, (sim.reset(), { reset: true })];
-        if (req.method === 'GET' && url.pathname === '/_control/state') return [200, { down, callbackUrl, messages }];
+        if (req.method === 'GET' && url.pathname === '/_control/state') return [200, { down, delayMs, callbackUrl, messages }];
         return [404, { message: 'unknown control route' }];
       }
-      if (req.method === 'POST' && url.pathname === '/version1/messaging') return send(req, body);
+      if (req.method === 'POST' && url.pathname === '/version1/messaging') {
+        if (delayMs > 0) await sleep(delayMs);
+        return send(req, body);
+      }
       return [404, { message: 'not found' }];
     },
     opts.port,
