@@ -51,6 +51,7 @@ describe('loadConfig', () => {
     [{ PAYMENT_INSTRUCTIONS: '€'.repeat(100) }, 'PAYMENT_INSTRUCTIONS'], // 100 characters, 200 septets: € is an escape pair
     [{ PAYMENT_INSTRUCTIONS: '€'.repeat(50) + 'x' }, 'PAYMENT_INSTRUCTIONS'],
     [{ SMS_RATE_PER_MINUTE: '0' }, 'SMS_RATE_PER_MINUTE'],
+    [{ SMS_LEASE_SECONDS: '10' }, 'SMS_LEASE_SECONDS'], // shorter than a send's time-out
   ])('stops on %p with one line naming %s', (env, name) => {
     const attempt = () => loadConfig({ DATA_DIR: dataDir, ...env });
     expect(attempt).toThrow(ConfigError);
@@ -71,10 +72,10 @@ describe('loadConfig', () => {
   it('reads the SMS settings with their defaults', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).sms).toEqual({
       url: undefined, username: undefined, apiKey: undefined, senderId: undefined, callbackKey: undefined,
-      defaultLanguage: 'en', reminderDays: [3, 1], quietHours: { start: 21, end: 7 }, paymentInstructions: '', ratePerMinute: 100,
+      defaultLanguage: 'en', reminderDays: [3, 1], quietHours: { start: 21, end: 7 }, paymentInstructions: '', ratePerMinute: 100, leaseSeconds: 60,
     });
-    const sms = loadConfig({ DATA_DIR: dataDir, SMS_API_URL: 'https://api.sandbox.africastalking.com/', SMS_USERNAME: 'sandbox', SMS_API_KEY: 'k', SMS_REMINDER_DAYS: '1, 7,3', SMS_QUIET_HOURS: '22-6', SMS_DEFAULT_LANGUAGE: 'sw', PAYMENT_INSTRUCTIONS: ' Pay with MTN MoMo to 123456. ' }).sms;
-    expect(sms).toMatchObject({ url: 'https://api.sandbox.africastalking.com', reminderDays: [7, 3, 1], quietHours: { start: 22, end: 6 }, defaultLanguage: 'sw', paymentInstructions: 'Pay with MTN MoMo to 123456.' });
+    const sms = loadConfig({ DATA_DIR: dataDir, SMS_API_URL: 'https://api.sandbox.africastalking.com/', SMS_USERNAME: 'sandbox', SMS_API_KEY: 'k', SMS_REMINDER_DAYS: '1, 7,3', SMS_QUIET_HOURS: '22-6', SMS_DEFAULT_LANGUAGE: 'sw', PAYMENT_INSTRUCTIONS: ' Pay with MTN MoMo to 123456. ', SMS_LEASE_SECONDS: '15' }).sms;
+    expect(sms).toMatchObject({ leaseSeconds: 15, url: 'https://api.sandbox.africastalking.com', reminderDays: [7, 3, 1], quietHours: { start: 22, end: 6 }, defaultLanguage: 'sw', paymentInstructions: 'Pay with MTN MoMo to 123456.' });
   });
 
   it('measures PAYMENT_INSTRUCTIONS in GSM-7 septets and says so when it refuses them', () => {

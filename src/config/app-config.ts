@@ -128,6 +128,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(60000)
   SMS_RATE_PER_MINUTE?: number;
 
+  /** more than a send's 10 s time-out: the lease must outlast the send it was renewed for */
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(15) @Max(3600)
+  SMS_LEASE_SECONDS?: number;
+
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   UAT_BASE_URL?: string;
 }
@@ -176,6 +180,8 @@ export class AppConfig {
     paymentInstructions: string;
     /** messages handed to the gateway per minute, all instances together */
     ratePerMinute: number;
+    /** how long a message an instance claimed is kept from the other instances */
+    leaseSeconds: number;
   };
 }
 
@@ -273,6 +279,7 @@ function smsConfig(vars: EnvironmentVariables): AppConfig['sms'] {
     quietHours,
     paymentInstructions: instructions,
     ratePerMinute: vars.SMS_RATE_PER_MINUTE ?? 100,
+    leaseSeconds: vars.SMS_LEASE_SECONDS ?? 60,
   };
 }
 

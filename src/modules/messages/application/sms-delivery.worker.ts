@@ -60,7 +60,7 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
   }
 
   private async round(): Promise<number> {
-    const due = await this.messages.claimDue(BATCH, this.config.sms.ratePerMinute, !this.quietNow(), this.clock.now());
+    const due = await this.messages.claimDue(BATCH, this.config.sms.ratePerMinute, !this.quietNow(), this.clock.now(), this.config.sms.leaseSeconds);
     // one customer's messages in the order they were written (a receipt before the lock notice it preceded), customers side by side
     const byCustomer = new Map<number, MessageRow[]>();
     for (const m of due) byCustomer.set(m.customer_id, [...(byCustomer.get(m.customer_id) ?? []), m]);

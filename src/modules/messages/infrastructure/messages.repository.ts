@@ -88,8 +88,6 @@ const INSERT_EVENT = `
 
 /** Claims by one worker at a time across instances, so the send-rate cap counts every instance's sends. */
 const RATE_LOCK = 'hashtext(\'payg:sms-send-rate\')';
-/** A claimed message is not claimed again for this long: the send has a 10 s time-out. */
-const LEASE_SECONDS = 60;
 
 @Injectable()
 export class MessagesRepository {
@@ -139,9 +137,9 @@ export class MessagesRepository {
    * Due messages for this worker, at most what the send-rate cap leaves of the minute up to `now`
    * (the injected Clock: `last_attempt_at` is stamped with it, so tests move the cap's minute): the
    * claim takes a transaction-level advisory lock (claims are short and serialised, the sends are
-   * not), marks each row attempted and leases it for a minute, so no other instance sends it meanwhile.
+   * not), marks each row attempted and leases it for `leaseSeconds` (SMS_LEASE_SECONDS), so no other instance sends it meanwhile.
    */
-  async claimDue(limit: number, ratePerMinute: number, withReminders: boolean, now: Date): Promise<MessageRow[]> {
+  async claimDue(limit: number, ratePerMinute: number, withReminders: boolean, now: Date, leaseSeconds: number): Promise<MessageRow[]> {
     return this.dataSource.transaction(async (em) => {
       await em.query(`SELECT pg_advisory_xact_lock(${RATE_LOCK})`);
       const [{ n }] = (await em.query(
@@ -152,11 +150,11 @@ export class MessagesRepository {
       if (room <= 0) return [];
       // TypeORM answers an UPDATE with [rows, affected count]
       const [rows] = (await em.query(
-        `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = $2, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds', updated_at = now()
+        `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = $2, next_attempt_at = now() + ($3::int * interval '1 second'), updated_at = now()
          WHERE id IN (SELECT id FROM sms_messages WHERE status = 'PENDING' AND next_attempt_at <= now() ${withReminders ? '' : `AND kind <> 'REMINDER'`}
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
-        [room, now],
+        [room, now, leaseSeconds],
       )) as [MessageRow[], number];
       return rows.sort((a, b) => Number(a.id) - Number(b.id));
     });
@@ -199,12 +197,12 @@ export class MessagesRepository {
     return rows[0].moved ? 'APPLIED' : rows[0].known ? 'UNCHANGED' : 'UNKNOWN';
   }
 
-  /** A send is under way somewhere: a message claimed in the 15 s up to `now` (Clock) whose outcome is not recorded yet. */
-  async sendInFlight(now: Date): Promise<boolean> {
+  /** A send is under way somewhere: a message claimed in the 15 s up to `now` (Clock), in the first half of its lease, whose outcome is not recorded yet. */
+  async sendInFlight(now: Date, leaseSeconds: number): Promise<boolean> {
     const rows = (await this.dataSource.query(
       `SELECT 1 FROM sms_messages WHERE status = 'PENDING' AND last_attempt_at > $1::timestamptz - interval '15 seconds' AND last_attempt_at <= $1::timestamptz
-         AND next_attempt_at > now() + interval '30 seconds' LIMIT 1`,
-      [now],
+         AND next_attempt_at > now() + ($2::int * interval '500 milliseconds') LIMIT 1`,
+      [now, leaseSeconds],
     )) as unknown[];
     return rows.length > 0;
   }
