@@ -219,6 +219,30 @@ describe('Customer messages by SMS', () => {
     expect(sms.sentTo(c.telephone)).toHaveLength(2);
   });
 
+  it('does not send a message whose lease another instance took over during the send before it, nor the customer’s later ones', async () => {
+    const c = await registerCustomer(t, dealid);
+    for (const text of ['Second message', 'Third message']) await post('/finance/messages/send', { customerid: c.customerid, text }).expect(201);
+    const rows = async () => (await t.db.query(`SELECT id, status, attempts, lease_token FROM sms_messages WHERE customer_id = $1 ORDER BY id`, [c.customerid])) as Array<{ id: string; status: string; attempts: number; lease_token: string | null }>;
+    const [, second] = await rows();
+    sms.setDelay(1000);
+    try {
+      const round = worker.drain();
+      while ((await rows()).some((m) => m.lease_token === null)) await new Promise((r) => setTimeout(r, 20));
+      // while the welcome is at the gateway: the second message's lease is taken over, as by an instance that found it run out
+      const other = '00000000-0000-4000-8000-000000000001';
+      await t.db.query(`UPDATE sms_messages SET lease_token = $2, attempts = attempts + 1, next_attempt_at = now() + interval '1 minute' WHERE id = $1`, [second.id, other]);
+      await round;
+      expect(sms.sentTo(c.telephone).map((m) => m.message)).toEqual([expect.stringMatching(/^Welcome!/)]);
+      expect((await rows()).map((m) => `${m.status}:${m.attempts}:${m.lease_token === other}`)).toEqual([expect.stringMatching(/^(SENT|DELIVERED):1:false$/), 'PENDING:2:true', 'PENDING:1:false']);
+    } finally {
+      sms.setDelay(0);
+    }
+    // the other instance lets them go (a failed send); the next round sends both, in order
+    await t.db.query(`UPDATE sms_messages SET lease_token = NULL, next_attempt_at = now() WHERE customer_id = $1 AND status = 'PENDING'`, [c.customerid]);
+    await settle();
+    expect(sms.sentTo(c.telephone).map((m) => m.message)).toEqual([expect.stringMatching(/^Welcome!/), 'Second message', 'Third message']);
+  });
+
   it('fails a rejected number with the gateway’s reason, and an undelivered one with the report’s', async () => {
     const rejected = await registerCustomer(t, dealid);
     const undelivered = await registerCustomer(t, dealid);

@@ -26,6 +26,7 @@ import { DropPrefixNameIndex1766188800000 } from './migrations/1766188800000-Dro
 import { TrimmedTransactionIds1766275200000 } from './migrations/1766275200000-TrimmedTransactionIds.js';
 import { CommandsInOrderPerDevice1766361600000 } from './migrations/1766361600000-CommandsInOrderPerDevice.js';
 import { RetryFailedImports1766448000000 } from './migrations/1766448000000-RetryFailedImports.js';
+import { SmsLeaseToken1766534400000 } from './migrations/1766534400000-SmsLeaseToken.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -53,4 +54,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   TrimmedTransactionIds1766275200000,
   CommandsInOrderPerDevice1766361600000,
   RetryFailedImports1766448000000,
+  SmsLeaseToken1766534400000,
 ];

@@ -220,7 +220,7 @@ export class MessagesService implements OnModuleInit {
     let outcome = await this.messages.applyReport(report.id, final, reason);
     // A report can overtake the record of its own send (the gateway answered, the worker has not written
     // the id yet): while a send is in flight, look again for up to 2 s before calling the id unknown.
-    for (let i = 0; outcome === 'UNKNOWN' && i < 20 && (await this.messages.sendInFlight(this.clock.now(), this.config.sms.leaseSeconds)); i++) {
+    for (let i = 0; outcome === 'UNKNOWN' && i < 20 && (await this.messages.sendInFlight()); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       outcome = await this.messages.applyReport(report.id, final, reason);
     }

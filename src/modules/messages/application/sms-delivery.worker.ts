@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { Clock } from '../../../common/time/clock.js';
 import { Scheduled } from '../../../common/jobs/job-scheduler.js';
@@ -9,7 +10,7 @@ import type { CustomerView } from '../../customers/application/customer-views.js
 import { DealStatus } from '../../contracts/domain/credit-policy.js';
 import { GIVE_UP_AFTER_MS, isQuiet, MessageStatus, retryDelayMs } from '../domain/message.js';
 import { MessageKind } from '../domain/templates.js';
-import { MessageRow, MessagesRepository } from '../infrastructure/messages.repository.js';
+import { Lease, MessageRow, MessagesRepository } from '../infrastructure/messages.repository.js';
 import { SmsGateway } from '../infrastructure/sms-gateway.js';
 import { MessageWording } from './message-wording.js';
 
@@ -17,9 +18,11 @@ const BATCH = 20;
 
 /**
  * Sends the outbox through the gateway. Each round claims up to 20 due messages (fewer when the
- * send-rate cap is near) with FOR UPDATE SKIP LOCKED under a lease, sends them, and records each
- * outcome as it comes, so any number of instances can run it and none sends a message another
- * holds. A crash between the gateway's answer and the record sends that message again when its
+ * send-rate cap is near) with FOR UPDATE SKIP LOCKED under a lease of its own (SMS_LEASE_SECONDS),
+ * sends them, and records each outcome as it comes, so any number of instances can run it and none
+ * sends a message another holds: right before each send the round renews its lease where it still
+ * holds it, so a slow gateway never lets the lease run out under a send or a message waiting its
+ * turn. A crash between the gateway's answer and the record sends that message again when its
  * lease ends (at least once, as for device commands). Reminders wait out SMS_QUIET_HOURS.
  */
 @Injectable()
@@ -60,17 +63,34 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
   }
 
   private async round(): Promise<number> {
-    const due = await this.messages.claimDue(BATCH, this.config.sms.ratePerMinute, !this.quietNow(), this.clock.now(), this.config.sms.leaseSeconds);
+    const lease: Lease = { token: randomUUID(), seconds: this.config.sms.leaseSeconds };
+    const due = await this.messages.claimDue(BATCH, this.config.sms.ratePerMinute, !this.quietNow(), this.clock.now(), lease);
     // one customer's messages in the order they were written (a receipt before the lock notice it preceded), customers side by side
     const byCustomer = new Map<number, MessageRow[]>();
     for (const m of due) byCustomer.set(m.customer_id, [...(byCustomer.get(m.customer_id) ?? []), m]);
-    await Promise.all([...byCustomer.values()].map(async (queue) => {
-      for (const m of queue) await this.deliver(m);
-    }));
+    await Promise.all([...byCustomer.values()].map((queue) => this.deliverInOrder(queue, lease)));
     return due.length;
   }
 
-  private async deliver(claimed: MessageRow): Promise<void> {
+  /**
+   * One customer's messages, one after the other. Before each send the lease is renewed on that
+   * message and the customer's later ones: the send (a 10 s time-out, SMS_LEASE_SECONDS at least 15)
+   * ends within it, so no other instance claims a message while it may be in flight, nor the later
+   * ones out of turn. A message whose lease was lost (this process stalled past it and another
+   * instance claimed it) is not sent; the customer's later ones are left too, to go after it.
+   */
+  private async deliverInOrder(queue: MessageRow[], lease: Lease): Promise<void> {
+    for (const [i, m] of queue.entries()) {
+      const held = await this.messages.renewLease(queue.slice(i).map((later) => later.id), lease);
+      if (!held.includes(m.id)) {
+        this.logger.warn(`message ${m.id} (${m.kind}) not sent by this instance: its lease ended and another instance holds it`);
+        return;
+      }
+      await this.deliver(m, lease.token);
+    }
+  }
+
+  private async deliver(claimed: MessageRow, leaseToken: string): Promise<void> {
     // a receipt is worded in the customer's language before its first send, and keeps that text
     const wording = this.wording.wordingOf(claimed);
     if (wording) await this.messages.word(claimed.id, wording);
@@ -79,25 +99,25 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
     try {
       customer = await this.customers.get(m.customer_id);
     } catch (error) {
-      if (error instanceof DomainError && error.kind === ErrorKind.NOT_FOUND) return this.messages.markClosed(m.id, MessageStatus.FAILED, null, 'customer not found');
+      if (error instanceof DomainError && error.kind === ErrorKind.NOT_FOUND) return this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, null, 'customer not found');
       throw error;
     }
     if (m.kind === MessageKind.REMINDER) {
       const stale = customer.deal.status !== DealStatus.UNLOCKED || customer.deal.nextpaymentdate !== m.due_date;
-      if (stale) return this.messages.markClosed(m.id, MessageStatus.CANCELLED, null, `no longer due: the deal is ${customer.deal.status}, paid up to ${customer.deal.nextpaymentdate}`);
-      if ((await this.messages.preferences(m.customer_id))?.sms_opt_out) return this.messages.markClosed(m.id, MessageStatus.CANCELLED, null, 'the customer opted out of reminders');
+      if (stale) return this.messages.markClosed(m.id, leaseToken, MessageStatus.CANCELLED, null, `no longer due: the deal is ${customer.deal.status}, paid up to ${customer.deal.nextpaymentdate}`);
+      if ((await this.messages.preferences(m.customer_id))?.sms_opt_out) return this.messages.markClosed(m.id, leaseToken, MessageStatus.CANCELLED, null, 'the customer opted out of reminders');
     }
     if (Date.now() - new Date(m.created_at).getTime() > GIVE_UP_AFTER_MS) {
-      return this.messages.markClosed(m.id, MessageStatus.FAILED, customer.telephone, `not sent within 48 hours: ${m.last_error ?? 'no answer'}`);
+      return this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, customer.telephone, `not sent within 48 hours: ${m.last_error ?? 'no answer'}`);
     }
     const outcome = await this.gateway.send({ to: customer.telephone, text: m.text! });
     if (outcome.kind === 'SENT') return this.messages.markSent(m.id, customer.telephone, outcome.messageId, outcome.cost);
     if (outcome.kind === 'REJECTED') {
       this.logger.warn(`message ${m.id} (${m.kind}) rejected by the gateway: ${outcome.reason}`);
-      return this.messages.markClosed(m.id, MessageStatus.FAILED, customer.telephone, outcome.reason);
+      return this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, customer.telephone, outcome.reason);
     }
     const delay = retryDelayMs(m.attempts);
     this.logger.warn(`message ${m.id} (${m.kind}) not sent, attempt ${m.attempts}: ${outcome.reason}; retry in ${delay} ms`);
-    return this.messages.markRetry(m.id, customer.telephone, outcome.reason, delay);
+    return this.messages.markRetry(m.id, leaseToken, customer.telephone, outcome.reason, delay);
   }
 }

@@ -50,6 +50,15 @@ export interface NewEventMessage {
   unlessOptedOut: boolean;
 }
 
+/**
+ * A delivery round's hold on the messages its claim took: a token of its own, written on each of them,
+ * and how long a claim or a renewal keeps the other instances off (SMS_LEASE_SECONDS).
+ */
+export interface Lease {
+  token: string;
+  seconds: number;
+}
+
 export interface PreferencesRow {
   customer_id: number;
   language: Language;
@@ -137,9 +146,10 @@ export class MessagesRepository {
    * Due messages for this worker, at most what the send-rate cap leaves of the minute up to `now`
    * (the injected Clock: `last_attempt_at` is stamped with it, so tests move the cap's minute): the
    * claim takes a transaction-level advisory lock (claims are short and serialised, the sends are
-   * not), marks each row attempted and leases it for `leaseSeconds` (SMS_LEASE_SECONDS), so no other instance sends it meanwhile.
+   * not), marks each row attempted and leases it to this round (its token, for `lease.seconds`), so no
+   * other instance claims it meanwhile; the round renews the lease before each send (renewLease).
    */
-  async claimDue(limit: number, ratePerMinute: number, withReminders: boolean, now: Date, leaseSeconds: number): Promise<MessageRow[]> {
+  async claimDue(limit: number, ratePerMinute: number, withReminders: boolean, now: Date, lease: Lease): Promise<MessageRow[]> {
     return this.dataSource.transaction(async (em) => {
       await em.query(`SELECT pg_advisory_xact_lock(${RATE_LOCK})`);
       const [{ n }] = (await em.query(
@@ -150,37 +160,57 @@ export class MessagesRepository {
       if (room <= 0) return [];
       // TypeORM answers an UPDATE with [rows, affected count]
       const [rows] = (await em.query(
-        `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = $2, next_attempt_at = now() + ($3::int * interval '1 second'), updated_at = now()
+        `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = $2, lease_token = $4, next_attempt_at = now() + ($3::int * interval '1 second'), updated_at = now()
          WHERE id IN (SELECT id FROM sms_messages WHERE status = 'PENDING' AND next_attempt_at <= now() ${withReminders ? '' : `AND kind <> 'REMINDER'`}
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
-        [room, now, leaseSeconds],
+        [room, now, lease.seconds, lease.token],
       )) as [MessageRow[], number];
       return rows.sort((a, b) => Number(a.id) - Number(b.id));
     });
   }
 
+  /**
+   * Renews `lease` on these messages where it still holds (their token is the lease's, they are still
+   * PENDING), whether or not it had run out meanwhile: a claim by another instance writes its own
+   * token, so a lease that was lost stays lost. Answers the ids held.
+   */
+  async renewLease(ids: string[], lease: Lease): Promise<string[]> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE sms_messages SET next_attempt_at = now() + ($3::int * interval '1 second'), updated_at = now()
+       WHERE id = ANY($1::bigint[]) AND lease_token = $2 AND status = 'PENDING' RETURNING id`,
+      [ids, lease.token, lease.seconds],
+    )) as [Array<{ id: string }>, number];
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The gateway took the message: recorded whoever holds the lease now, since the message went, and a
+   * holder that has not sent it yet then finds it SENT instead of sending it again.
+   */
   async markSent(id: string, telephone: string, gatewayMessageId: string, cost: string | null): Promise<void> {
     await this.dataSource.query(
-      `UPDATE sms_messages SET status = 'SENT', telephone = $2, gateway_message_id = $3, cost = $4, sent_at = now(), last_error = NULL, updated_at = now()
+      `UPDATE sms_messages SET status = 'SENT', telephone = $2, gateway_message_id = $3, cost = $4, sent_at = now(), last_error = NULL, lease_token = NULL, updated_at = now()
        WHERE id = $1 AND status = 'PENDING'`,
       [id, telephone, gatewayMessageId.slice(0, 100), cost?.slice(0, 40) ?? null],
     );
   }
 
-  async markRetry(id: string, telephone: string | null, error: string, delayMs: number): Promise<void> {
+  /** Not sent this time: due again after `delayMs`, unless another instance holds the message now (its lease is not cut short). */
+  async markRetry(id: string, leaseToken: string, telephone: string | null, error: string, delayMs: number): Promise<void> {
     await this.dataSource.query(
-      `UPDATE sms_messages SET telephone = coalesce($2, telephone), last_error = $3, next_attempt_at = now() + ($4::int * interval '1 millisecond'), updated_at = now()
-       WHERE id = $1 AND status = 'PENDING'`,
-      [id, telephone, error.slice(0, 500), delayMs],
+      `UPDATE sms_messages SET telephone = coalesce($3, telephone), last_error = $4, next_attempt_at = now() + ($5::int * interval '1 millisecond'), lease_token = NULL, updated_at = now()
+       WHERE id = $1 AND lease_token = $2 AND status = 'PENDING'`,
+      [id, leaseToken, telephone, error.slice(0, 500), delayMs],
     );
   }
 
-  /** A final status other than SENT: FAILED (with the reason) or CANCELLED. */
-  async markClosed(id: string, status: typeof MessageStatus.FAILED | typeof MessageStatus.CANCELLED, telephone: string | null, reason: string): Promise<void> {
+  /** A final status other than SENT: FAILED (with the reason) or CANCELLED, unless another instance holds the message now. */
+  async markClosed(id: string, leaseToken: string, status: typeof MessageStatus.FAILED | typeof MessageStatus.CANCELLED, telephone: string | null, reason: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE sms_messages SET status = $2, telephone = coalesce($3, telephone), failure_reason = $4, updated_at = now() WHERE id = $1 AND status = 'PENDING'`,
-      [id, status, telephone, reason.slice(0, 255)],
+      `UPDATE sms_messages SET status = $3, telephone = coalesce($4, telephone), failure_reason = $5, lease_token = NULL, updated_at = now()
+       WHERE id = $1 AND lease_token = $2 AND status = 'PENDING'`,
+      [id, leaseToken, status, telephone, reason.slice(0, 255)],
     );
   }
 
@@ -197,12 +227,10 @@ export class MessagesRepository {
     return rows[0].moved ? 'APPLIED' : rows[0].known ? 'UNCHANGED' : 'UNKNOWN';
   }
 
-  /** A send is under way somewhere: a message claimed in the 15 s up to `now` (Clock), in the first half of its lease, whose outcome is not recorded yet. */
-  async sendInFlight(now: Date, leaseSeconds: number): Promise<boolean> {
+  /** A send may be under way somewhere: a message held under a lease that has not run out, whose outcome is not recorded yet. */
+  async sendInFlight(): Promise<boolean> {
     const rows = (await this.dataSource.query(
-      `SELECT 1 FROM sms_messages WHERE status = 'PENDING' AND last_attempt_at > $1::timestamptz - interval '15 seconds' AND last_attempt_at <= $1::timestamptz
-         AND next_attempt_at > now() + ($2::int * interval '500 milliseconds') LIMIT 1`,
-      [now, leaseSeconds],
+      `SELECT 1 FROM sms_messages WHERE status = 'PENDING' AND next_attempt_at > now() AND lease_token IS NOT NULL LIMIT 1`,
     )) as unknown[];
     return rows.length > 0;
   }
