@@ -4,6 +4,7 @@ import { Money } from '../src/common/money/money.js';
 import { accountNumberFor } from '../src/modules/accounts/domain/account-number.js';
 import { deriveDealState } from '../src/modules/contracts/domain/credit-policy.js';
 import { CHUNK_ROWS } from '../src/modules/imports/application/import-validator.js';
+import { unescapeCell } from '../src/modules/imports/domain/import-file.js';
 import { createDeal, registerCustomer, uniqueImei, uniqueTelephone } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -80,7 +81,6 @@ describe('CSV imports and exports', () => {
       r.on('data', (d: Buffer) => (body += d.toString('utf8')));
       r.on('end', () => cb(null, body));
     });
-  const unescapeCell = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
 
   it('reports every bad row with its row and field and writes nothing, in validate and in apply', async () => {
     const existing = await registerCustomer(t, dealid);
@@ -320,12 +320,11 @@ describe('CSV imports and exports', () => {
     expect(text).toContain('\r\n');
     const exported = parse(text, { columns: true }) as Array<Record<string, string>>;
     const imported = parse(book, { columns: true }) as Array<Record<string, string>>;
-    const unescape = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
     for (const row of imported) {
       const out = exported.find((e) => e.externalid === row.externalid);
       expect(out).toBeDefined();
       expect(out!.telephone).toBe(`'${row.telephone}`); // a cell starting with + is written with a leading '
-      const back = Object.fromEntries(Object.keys(row).map((k) => [k, unescape(out![k])]));
+      const back = Object.fromEntries(Object.keys(row).map((k) => [k, unescapeCell(out![k])]));
       expect(back).toEqual(row);
     }
   });

@@ -681,7 +681,7 @@ export interface paths {
         };
         /**
          * Collection calls, as CSV
-         * @description Every call with its customer, arrears, assignee and outcome. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         * @description Every call with its customer, arrears, assignee and outcome. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
          *
          *     Roles: ADMIN.
          */
@@ -703,7 +703,7 @@ export interface paths {
         };
         /**
          * Customers with their deal, as CSV
-         * @description The columns of a customers import first (externalid is the import’s, else the customerid), then the rest of the customer and deal. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         * @description The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
          *
          *     Roles: ADMIN.
          */
@@ -725,7 +725,7 @@ export interface paths {
         };
         /**
          * Payments in a range of business days, as CSV
-         * @description Every ledger row (DEPOSIT, MANUAL, MOBILE_MONEY, OPENING) whose business day is within startdate–enddate, oldest first. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         * @description Every ledger row (DEPOSIT, MANUAL, MOBILE_MONEY, OPENING) whose business day is within startdate–enddate, oldest first. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
          *
          *     Roles: ADMIN.
          */
@@ -747,7 +747,7 @@ export interface paths {
         };
         /**
          * The portfolio as a loan tape, as CSV
-         * @description One line per deal as of today: terms, amount paid, balance, paid-up date, days past it and the arrears bucket (CURRENT, 1-30, 31-60, 61-90, 90+; PAID_OFF and REPOSSESSED on their own). PAR30 = balance in buckets beyond 30 days ÷ balance of LOCKED and UNLOCKED deals. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         * @description One line per deal as of today: terms, amount paid, balance, paid-up date, days past it and the arrears bucket (CURRENT, 1-30, 31-60, 61-90, 90+; PAID_OFF and REPOSSESSED on their own). PAR30 = balance in buckets beyond 30 days ÷ balance of LOCKED and UNLOCKED deals. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
          *
          *     Roles: ADMIN.
          */
@@ -823,7 +823,7 @@ export interface paths {
          * Import customers or payments from a CSV file
          * @description multipart/form-data (any other body: 415): `file`, `kind`, `mode`, optional `mapping`, `notify`, `source`, each sent once (DESIGN part 12).
          *
-         *     Columns of `customers`: externalid, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber (optional), dealid, depositpaid, amountpaid (deposit included), startdate. A migrated deal keeps its startdate; what was paid beyond the deposit is one OPENING ledger row; the credit policy sets its state as of today; a SYNC (RELEASE when paid off) is queued for each device.
+         *     Columns of `customers`: externalid, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber (optional), dealid, depositpaid, amountpaid (deposit included), startdate, and optionally status (PENDING, APPROVED, REPOSSESSED), salesstage, dealstatus (only REPOSSESSED is taken from it) and bonusdays (0 to BONUS_DAYS_MAX), as an export writes them. A migrated deal keeps its startdate and bonus days (one grant, route import); what was paid beyond the deposit is one OPENING ledger row; the credit policy sets its state as of today, but a repossessed deal stays REPOSSESSED; a SYNC (RELEASE when paid off, PERMANENT_LOCK when repossessed) is queued for each device.
          *
          *     Columns of `payments`: externalid, payg or customerid, amount, reference (an operator receipt: MANUAL payments, one namespace with payments/load), narration (optional), date (validated, not in the future; the payment is recorded when the import applies).
          *

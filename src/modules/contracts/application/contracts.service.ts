@@ -69,6 +69,10 @@ export interface MigratedContractInput extends OpenContractInput {
   /** the reference of the OPENING ledger row */
   openingReference: string;
   serialnumber: string | null;
+  /** bonus days the book had granted: recorded as one grant by the import */
+  bonusdays: number;
+  /** the book had repossessed it: it stays REPOSSESSED and its device is locked for good */
+  repossessed: boolean;
 }
 
 /** A customer's deal row locked for the current transaction (LOCK_CONTRACT_OF), to hand to credit(). */
@@ -78,7 +82,7 @@ function stateUpdate(after: DealState, bonusdays: number): DealStateUpdate {
   return { status: after.status, amountpaid: after.amountpaid.toFixed(), balance: after.balance.toFixed(), overpaid: after.overpaid.toFixed(), bonusdays, nextpaymentdate: after.nextpaymentdate };
 }
 
-function newContract(input: OpenContractInput, startdate: string, state: DealState): NewContract {
+function newContract(input: OpenContractInput, startdate: string, state: DealState, bonusdays = 0): NewContract {
   return {
     customerId: input.customerId,
     imei: input.imei,
@@ -88,7 +92,7 @@ function newContract(input: OpenContractInput, startdate: string, state: DealSta
     monthly: input.deal.monthly.toFixed(),
     depositpaid: input.deposit.toFixed(),
     startdate,
-    ...stateUpdate(state, 0),
+    ...stateUpdate(state, bonusdays),
   };
 }
 
@@ -163,9 +167,19 @@ export class ContractsService {
     const opened = inputs.map((input) => {
       const terms = { totalamount: input.deal.totalamount, monthly: input.deal.monthly, depositpaid: input.deposit, startdate: input.startdate };
       const opening = input.amountpaid.minus(input.deposit);
-      return { input, opening, state: deriveDealState(terms, [input.deposit, opening], 0, today, false) };
+      return { input, opening, state: deriveDealState(terms, [input.deposit, opening], input.bonusdays, today, input.repossessed) };
     });
-    const ids = await this.contracts.insertMany(em, opened.map(({ input, state }) => newContract(input, input.startdate, state)));
+    const ids = await this.contracts.insertMany(
+      em,
+      opened.map(({ input, state }) => ({ ...newContract(input, input.startdate, state, input.bonusdays), repossessed: input.repossessed ? { reason: 'Repossessed before the import', by: input.createdBy } : null })),
+    );
+    // the grants the ledger verifier rebuilds bonusdays from, for what the book had granted (a grant is at most 365 days)
+    await this.contracts.insertBonusGrants(
+      em,
+      opened.flatMap(({ input }, i) =>
+        Array.from({ length: Math.ceil(input.bonusdays / 365) }, (_, k) => ({ customerDealId: ids[i], days: Math.min(365, input.bonusdays - k * 365), grantedBy: input.createdBy, route: 'import' })),
+      ),
+    );
     // per customer the deposit, then what was paid before: the ledger's order of the one-by-one registration
     await this.ledger.recordMany(
       em,
@@ -180,7 +194,7 @@ export class ContractsService {
       em,
       opened.map(({ input, state }) => ({
         device: { customerId: input.customerId, imei: input.imei, serialnumber: input.serialnumber, payg: input.payg },
-        action: state.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC,
+        action: state.status === DealStatus.REPOSSESSED ? DeviceAction.PERMANENT_LOCK : state.status === DealStatus.PAID_OFF ? DeviceAction.RELEASE : DeviceAction.SYNC,
         nextpaymentdate: state.nextpaymentdate,
         reason: 'imported',
         createdBy: input.createdBy,

@@ -108,16 +108,20 @@ export class ContractsRepository {
     return rows[0].id;
   }
 
-  /** Many contracts in one statement (an import): the id of each, in the order given. */
-  async insertMany(em: EntityManager, deals: NewContract[]): Promise<number[]> {
+  /** Many contracts in one statement (an import): the id of each, in the order given. A repossessed one is stamped now, with its reason. */
+  async insertMany(em: EntityManager, deals: Array<NewContract & { repossessed: { reason: string; by: number } | null }>): Promise<number[]> {
     if (deals.length === 0) return [];
     const column = <K extends keyof NewContract>(key: K) => deals.map((d) => d[key]);
     const rows = (await em.query(
-      `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
-       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::int[], $12::date[], $13::date[], $14::text[])
+      `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei,
+                                   repossessed_at, repossession_reason, repossessed_by)
+       SELECT c, d, n, st, t, m, dp, ap, b, o, bd, sd, np, i, CASE WHEN rr IS NULL THEN NULL ELSE now() END, rr, rb
+       FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::int[], $12::date[], $13::date[], $14::text[],
+                   $15::text[], $16::int[]) AS x(c, d, n, st, t, m, dp, ap, b, o, bd, sd, np, i, rr, rb)
        RETURNING id, customer_id`,
       [column('customerId'), column('dealId'), column('dealname'), column('status'), column('totalamount'), column('monthly'), column('depositpaid'), column('amountpaid'),
-        column('balance'), column('overpaid'), column('bonusdays'), column('startdate'), column('nextpaymentdate'), column('imei')],
+        column('balance'), column('overpaid'), column('bonusdays'), column('startdate'), column('nextpaymentdate'), column('imei'),
+        deals.map((d) => d.repossessed?.reason ?? null), deals.map((d) => d.repossessed?.by ?? null)],
     )) as Array<{ id: number; customer_id: number }>;
     const ids = new Map(rows.map((r) => [r.customer_id, r.id]));
     return deals.map((d) => ids.get(d.customerId)!);
@@ -159,6 +163,17 @@ export class ContractsRepository {
 
   async insertBonusGrant(em: EntityManager, customerDealId: number, days: number, grantedBy: number, route: string): Promise<void> {
     await em.query('INSERT INTO bonus_grants (customer_deal_id, days, granted_by, route) VALUES ($1, $2, $3, $4)', [customerDealId, days, grantedBy, route]);
+  }
+
+  /** Many grants in one statement (an import's). */
+  async insertBonusGrants(em: EntityManager, grants: Array<{ customerDealId: number; days: number; grantedBy: number; route: string }>): Promise<void> {
+    if (grants.length === 0) return;
+    await em.query('INSERT INTO bonus_grants (customer_deal_id, days, granted_by, route) SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[])', [
+      grants.map((g) => g.customerDealId),
+      grants.map((g) => g.days),
+      grants.map((g) => g.grantedBy),
+      grants.map((g) => g.route),
+    ]);
   }
 
   async markRepossessed(em: EntityManager, id: number, reason: string, by: number): Promise<Date> {

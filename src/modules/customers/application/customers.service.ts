@@ -31,6 +31,11 @@ export interface ImportedCustomerInput extends Omit<RegistrationInput, 'deposit'
   amountpaid: Money;
   startdate: string;
   openingReference: string;
+  /** as the book had it: APPROVED kept, REPOSSESSED with `repossessed` */
+  status: CustomerStatus;
+  salesstage: SalesStage | null;
+  repossessed: boolean;
+  bonusdays: number;
 }
 
 @Injectable()
@@ -103,6 +108,8 @@ export class CustomersService implements OnModuleInit {
             amountpaid: r.amountpaid,
             openingReference: r.openingReference,
             serialnumber: r.serialnumber,
+            bonusdays: r.bonusdays,
+            repossessed: r.repossessed,
           };
         }),
         options,

@@ -56,17 +56,32 @@ export class CustomersRepository {
   /** Many customers in one statement (an import), with their serial numbers: the ids in the order given. */
   async insertCustomers(
     em: EntityManager,
-    cs: Array<{ userId: number; accountId: number; fullname: string; telephone: string; guarantorname: string; guarantorcontact: string; imei: string; payg: string; serialnumber: string | null; createdBy: number }>,
+    cs: Array<{
+      userId: number;
+      accountId: number;
+      fullname: string;
+      telephone: string;
+      guarantorname: string;
+      guarantorcontact: string;
+      imei: string;
+      payg: string;
+      serialnumber: string | null;
+      status: CustomerStatus;
+      salesstage: SalesStage | null;
+      createdBy: number;
+    }>,
   ): Promise<number[]> {
     if (cs.length === 0) return [];
     const column = <K extends keyof (typeof cs)[number]>(key: K) => cs.map((c) => c[key]);
     const rows = (await em.query(
-      `INSERT INTO customers (user_id, account_id, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber, created_by)
-       SELECT u, a, f, t, g, gc, i, p, s, b
-       FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[]) WITH ORDINALITY AS x(u, a, f, t, g, gc, i, p, s, b, o)
+      `INSERT INTO customers (user_id, account_id, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber, status, salesstage, created_by)
+       SELECT u, a, f, t, g, gc, i, p, s, st, COALESCE(ss, 'ENROLLMENT'), b
+       FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[])
+            WITH ORDINALITY AS x(u, a, f, t, g, gc, i, p, s, st, ss, b, o)
        ORDER BY o
        RETURNING id, user_id`,
-      [column('userId'), column('accountId'), column('fullname'), column('telephone'), column('guarantorname'), column('guarantorcontact'), column('imei'), column('payg'), column('serialnumber'), column('createdBy')],
+      [column('userId'), column('accountId'), column('fullname'), column('telephone'), column('guarantorname'), column('guarantorcontact'), column('imei'), column('payg'), column('serialnumber'),
+        column('status'), column('salesstage'), column('createdBy')],
     )) as Array<{ id: number; user_id: number }>;
     const ids = new Map(rows.map((r) => [r.user_id, r.id]));
     return cs.map((c) => ids.get(c.userId)!);

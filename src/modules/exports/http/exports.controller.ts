@@ -6,7 +6,7 @@ import { ExportsService } from '../application/exports.service.js';
 import { PaymentsExportQuery } from './exports.dto.js';
 
 const CSV_RULES =
-  'RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading \' (CSV injection); imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.';
+  'RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading \' (CSV injection), and so is one starting with \'; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.';
 
 const csvFile = (stream: Readable, name: string) => new StreamableFile(stream, { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${name}"` });
 
@@ -17,7 +17,7 @@ export class ExportsController {
 
   @Get('customers.csv')
   @ApiProduces('text/csv')
-  @Endpoint({ summary: 'Customers with their deal, as CSV', description: `The columns of a customers import first (externalid is the import’s, else the customerid), then the rest of the customer and deal. ${CSV_RULES}`, roles: [] })
+  @Endpoint({ summary: 'Customers with their deal, as CSV', description: `The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal. ${CSV_RULES}`, roles: [] })
   async customers(): Promise<StreamableFile> {
     return csvFile(await this.exports.customers(), 'customers.csv');
   }

@@ -94,7 +94,7 @@ export class ImportValidator {
     em: EntityManager,
     { apply, progress }: { apply?: (chunk: CheckedChunk) => Promise<void>; progress?: (rows: number) => Promise<void> } = {},
   ): Promise<Validated> {
-    const context = { today: this.businessClock.today(), defaultCountry: this.config.defaultCountry };
+    const context = { today: this.businessClock.today(), defaultCountry: this.config.defaultCountry, bonusDaysMax: this.config.bonusDaysMax };
     const errors = new RowErrors();
     const state = newFileState();
     const read = kind === 'customers' ? readCustomerRow : readPaymentRow;

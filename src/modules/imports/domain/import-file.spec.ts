@@ -1,4 +1,4 @@
-import { columnsOf, RowError, RowErrors } from './import-file.js';
+import { columnsOf, readCustomerRow, RowError, RowErrors, unescapeCell } from './import-file.js';
 
 const errorsOf = (row: number, ...fields: string[]): RowError[] => fields.map((field) => ({ row, field, message: `${field} is wrong` }));
 
@@ -38,5 +38,51 @@ describe('columnsOf', () => {
       'The file has more than one column for amount: "amount" (column 3), "AMOUNT" (column 6) and "Amount" (column 7); date: "date" (column 5) and "Date" (column 8). Keep one of them.',
     );
     expect(() => columnsOf([...header, 'Sent on'], 'payments', { 'Sent on': 'date' })).toThrow('The file has more than one column for date: "date" (column 5) and "Sent on" (column 6). Keep one of them.');
+  });
+});
+
+describe('readCustomerRow: the state a book had, beyond what the credit policy works out', () => {
+  const header = ['externalid', 'fullname', 'telephone', 'guarantorname', 'guarantorcontact', 'imei', 'payg', 'dealid', 'depositpaid', 'amountpaid', 'startdate', 'status', 'salesstage', 'dealstatus', 'bonusdays'];
+  const columns = columnsOf(header, 'customers', null);
+  const context = { today: '2026-01-15', defaultCountry: 'UG', bonusDaysMax: 90 };
+  const read = (over: Record<string, string>) => {
+    const values: Record<string, string> = {
+      externalid: 'E1', fullname: 'Amina', telephone: '+256772555001', guarantorname: 'G', guarantorcontact: '+256701987654', imei: '490154203237518', payg: 'PAYG-1',
+      dealid: '1', depositpaid: '60000', amountpaid: '60000', startdate: '2026-01-01', status: '', salesstage: '', dealstatus: '', bonusdays: '', ...over,
+    };
+    const errors: RowError[] = [];
+    return { row: readCustomerRow(2, header.map((h) => values[h]), columns, context, errors), errors };
+  };
+
+  it('reads a row without them as a new customer: PENDING, no bonus days, not repossessed', () => {
+    expect(read({}).row).toMatchObject({ status: 'PENDING', salesstage: null, repossessed: false, bonusdays: 0 });
+  });
+
+  it('keeps APPROVED, a sales stage and bonus days; ignores a deal state the credit policy decides', () => {
+    expect(read({ status: 'APPROVED', salesstage: 'DELIVERY', bonusdays: '10', dealstatus: 'UNLOCKED' }).row).toMatchObject({ status: 'APPROVED', salesstage: 'DELIVERY', repossessed: false, bonusdays: 10 });
+  });
+
+  it('takes a repossession from either column, and refuses the two disagreeing', () => {
+    expect(read({ dealstatus: 'REPOSSESSED' }).row).toMatchObject({ status: 'REPOSSESSED', repossessed: true });
+    expect(read({ status: 'REPOSSESSED' }).row).toMatchObject({ status: 'REPOSSESSED', repossessed: true });
+    expect(read({ status: 'APPROVED', dealstatus: 'REPOSSESSED' }).errors).toEqual([
+      { row: 2, field: 'status', message: "status APPROVED and dealstatus REPOSSESSED disagree: a repossessed deal's customer is REPOSSESSED" },
+    ]);
+  });
+
+  it('refuses values outside their sets and bonus days beyond BONUS_DAYS_MAX', () => {
+    expect(read({ status: 'approved', salesstage: 'SOLD', dealstatus: 'GONE', bonusdays: '91' }).errors.map((e) => e.message)).toEqual([
+      'salesstage must be one of ENROLLMENT, VERIFICATION, DELIVERY, ACTIVE, CLOSED',
+      'bonusdays must be a whole number from 0 to 90',
+      'status must be one of PENDING, APPROVED, REPOSSESSED',
+      'dealstatus must be one of LOCKED, UNLOCKED, PAID_OFF, REPOSSESSED',
+    ]);
+    expect(read({ bonusdays: '-1' }).errors.map((e) => e.field)).toEqual(['bonusdays']);
+  });
+});
+
+describe('unescapeCell', () => {
+  it('drops the one quote an export put before a formula character or a quote', () => {
+    expect(['\'=1', "'+256", "'-Jane", "''-Jane", "''x", "'x", 'plain'].map(unescapeCell)).toEqual(['=1', '+256', '-Jane', "'-Jane", "'x", "'x", 'plain']);
   });
 });

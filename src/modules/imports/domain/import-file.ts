@@ -6,7 +6,8 @@ import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
 import { MAX_AMOUNT, Money } from '../../../common/money/money.js';
 import { isValidDate } from '../../../common/time/business-date.js';
 import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
-import type { CustomerIdentity } from '../../customers/domain/customer.js';
+import { DealStatus } from '../../contracts/domain/credit-policy.js';
+import { CUSTOMER_STATUSES, CustomerStatus, type CustomerIdentity, SALES_STAGES, type SalesStage } from '../../customers/domain/customer.js';
 
 export const IMPORT_KINDS = ['customers', 'payments'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -69,7 +70,8 @@ export class RowErrors {
 export const COLUMNS: Record<ImportKind, { required: readonly string[]; optional: readonly string[] }> = {
   customers: {
     required: ['externalid', 'fullname', 'telephone', 'guarantorname', 'guarantorcontact', 'imei', 'payg', 'dealid', 'depositpaid', 'amountpaid', 'startdate'],
-    optional: ['serialnumber'],
+    // what an export of this service writes besides (part 4a), so that it re-imports as itself; the deal's other states are the credit policy's
+    optional: ['serialnumber', 'status', 'salesstage', 'dealstatus', 'bonusdays'],
   },
   payments: { required: ['externalid', 'amount', 'reference', 'date'], optional: ['payg', 'customerid', 'narration'] },
 };
@@ -80,6 +82,12 @@ export interface CustomerRow extends CustomerIdentity {
   row: number;
   externalid: string;
   serialnumber: string | null;
+  /** PENDING unless the file says APPROVED, or REPOSSESSED (then `repossessed`) */
+  status: CustomerStatus;
+  salesstage: SalesStage | null;
+  /** the file says the deal was repossessed: it stays so, and its device locked for good */
+  repossessed: boolean;
+  bonusdays: number;
   dealid: number;
   depositpaid: Money;
   amountpaid: Money;
@@ -99,10 +107,11 @@ export interface PaymentRow {
 
 /**
  * A CSV export of this service writes `'` before a cell starting with = + - @ tab or CR (CSV
- * injection, part 12); reading such a file back drops it again, so an export re-imports as itself.
+ * injection, part 12), and before one starting with `'`; reading such a file back drops it again,
+ * so an export re-imports as itself.
  */
 export function unescapeCell(cell: string): string {
-  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+  return /^'[=+\-@\t\r']/.test(cell) ? cell.slice(1) : cell;
 }
 
 /**
@@ -199,6 +208,29 @@ class Cells {
     return trimmed;
   }
 
+  /** One of `values` as written (letter case as the API's), or null when the optional cell is empty or absent. */
+  choice<T extends string>(field: string, values: readonly T[]): T | null {
+    const typed = this.text(field, { optional: true });
+    if (typed === null) return null;
+    if (!values.includes(typed as T)) {
+      this.fail(field, `${field} must be one of ${values.join(', ')}`);
+      return null;
+    }
+    return typed as T;
+  }
+
+  /** A whole number from 0 to `max`; 0 when the optional cell is empty or absent. */
+  count(field: string, max: number): number | null {
+    const typed = this.text(field, { optional: true });
+    if (typed === null) return 0;
+    const n = /^[0-9]{1,6}$/.test(typed) ? Number(typed) : NaN;
+    if (!(n <= max)) {
+      this.fail(field, `${field} must be a whole number from 0 to ${max}`);
+      return null;
+    }
+    return n;
+  }
+
   telephone(field: string, defaultCountry: string): string | null {
     const typed = this.text(field);
     if (typed === null) return null;
@@ -272,6 +304,7 @@ class Cells {
 export interface RowContext {
   today: string;
   defaultCountry: string;
+  bonusDaysMax: number;
 }
 
 function cellsOf(record: string[], columns: Array<string | null>): Map<string, string> {
@@ -300,11 +333,21 @@ export function readCustomerRow(row: number, record: string[], columns: Array<st
     depositpaid: c.money('depositpaid'),
     amountpaid: c.money('amountpaid'),
     startdate: c.pastDate('startdate', context.today),
+    salesstage: c.choice('salesstage', SALES_STAGES),
+    bonusdays: c.count('bonusdays', context.bonusDaysMax),
   };
   if (parsed.depositpaid && parsed.amountpaid && parsed.amountpaid.lt(parsed.depositpaid)) {
     c.fail('amountpaid', 'amountpaid must be at least depositpaid (it includes the deposit)');
   }
-  return errors.length === before ? (parsed as CustomerRow) : null;
+  const status = c.choice('status', CUSTOMER_STATUSES);
+  const dealstatus = c.choice('dealstatus', Object.values(DealStatus));
+  // a repossession is the one state the credit policy cannot work out from the money: both columns, when given, must say it
+  const repossessed = status === CustomerStatus.REPOSSESSED || dealstatus === DealStatus.REPOSSESSED;
+  if (repossessed && status !== null && dealstatus !== null && status !== dealstatus) {
+    c.fail('status', `status ${status} and dealstatus ${dealstatus} disagree: a repossessed deal's customer is REPOSSESSED`);
+  }
+  if (errors.length !== before) return null;
+  return { ...parsed, status: repossessed ? CustomerStatus.REPOSSESSED : (status ?? CustomerStatus.PENDING), repossessed } as CustomerRow;
 }
 
 export function readPaymentRow(row: number, record: string[], columns: Array<string | null>, context: RowContext, errors: RowError[]): PaymentRow | null {
