@@ -195,6 +195,17 @@ describe('Customers and accounts', () => {
       expect(ids(await get('search=%25'))).toEqual([]);
     });
 
+    it('finds a name however its accents were typed: names and searches are read in NFC', async () => {
+      const decomposed = 'Jose\u0301 N\u0303andu\u0301';
+      const c = await registerCustomer(t, dealid, { fullname: decomposed, guarantorname: 'Zoe\u0308 Okello' });
+      const view = (await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator).expect(200)).body;
+      expect(view).toMatchObject({ fullname: 'José Ñandú', guarantorname: 'Zoë Okello' });
+      for (const term of ['José Ñandú', decomposed, 'ñandú']) {
+        const found = (await t.http.get(`/finance/customers?search=${encodeURIComponent(term)}`).set('x-access-token', operator).expect(200)).body;
+        expect(found.items.map((x: { customerid: number }) => x.customerid)).toEqual([c.customerid]);
+      }
+    });
+
     it('finds a telephone by its last digits, pages a search newest first with the total of all matches', async () => {
       const made = [];
       for (let i = 0; i < 3; i++) made.push(await registerCustomer(t, dealid, { fullname: `Pagination Kabuye ${i}` }));

@@ -27,6 +27,7 @@ import { TrimmedTransactionIds1766275200000 } from './migrations/1766275200000-T
 import { CommandsInOrderPerDevice1766361600000 } from './migrations/1766361600000-CommandsInOrderPerDevice.js';
 import { RetryFailedImports1766448000000 } from './migrations/1766448000000-RetryFailedImports.js';
 import { SmsLeaseToken1766534400000 } from './migrations/1766534400000-SmsLeaseToken.js';
+import { NamesInNfc1766620800000 } from './migrations/1766620800000-NamesInNfc.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -55,4 +56,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   CommandsInOrderPerDevice1766361600000,
   RetryFailedImports1766448000000,
   SmsLeaseToken1766534400000,
+  NamesInNfc1766620800000,
 ];

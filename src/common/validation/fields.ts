@@ -84,7 +84,8 @@ export function SearchField(options: Omit<FieldOptions, 'optional'> = {}) {
   return stacked(
     ApiPropertyOptional({ description: options.description, example: options.example, minLength: 1, maxLength: 100 }),
     IsOptional(),
-    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    // names are stored in NFC (PersonNameField): so is what is looked for
+    Transform(({ value }) => (typeof value === 'string' ? value.trim().normalize('NFC') : value)),
     IsString(),
     MinLength(1),
     MaxLength(100),
@@ -107,6 +108,8 @@ interface TextOptions extends FieldOptions {
   /** A stricter shape, checked after trimming (it replaces the character pattern in the OpenAPI schema). */
   pattern?: RegExp;
   patternMessage?: string;
+  /** Stored in Unicode NFC (a name typed or imported with decomposed accents is the same name), checked after. */
+  nfc?: boolean;
 }
 
 /**
@@ -123,7 +126,7 @@ export function TextField(options: TextOptions = {}) {
   return applyDecorators(
     doc(options, { type: String, ...(options.allowEmpty ? {} : { minLength: 1 }), maxLength: max, ...pattern }),
     ...optional(options),
-    Transform(({ value }) => (typeof value === 'string' && !refused(value) ? value.trim() : value)),
+    Transform(({ value }) => (typeof value === 'string' && !refused(value) ? (options.nfc ? value.trim().normalize('NFC') : value.trim()) : value)),
     IsString(),
     ...(options.allowEmpty ? [] : [IsNotEmpty()]),
     MaxLength(max),
@@ -143,6 +146,11 @@ export function TextField(options: TextOptions = {}) {
  * An identifier someone else gave (a reference, transaction id, tag, serial or account number):
  * one line of at most `max` characters, spaces around it dropped, no line break or control character.
  */
+/** A person's name: one line, stored in NFC, so that a search finds it however its accents were typed. */
+export function PersonNameField(options: Omit<TextOptions, 'oneLine' | 'nfc'> = {}) {
+  return TextField({ ...options, oneLine: true, nfc: true });
+}
+
 export function IdentifierField(options: Omit<TextOptions, 'oneLine'> = {}) {
   return TextField({ ...options, oneLine: true });
 }

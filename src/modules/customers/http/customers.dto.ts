@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { EnumField, IdentifierField, IdField, ImeiField, MoneyField, PaygField, QueryIdField, SearchField, TelephoneField, TextField } from '../../../common/validation/fields.js';
+import { EnumField, IdentifierField, IdField, ImeiField, MoneyField, PaygField, PersonNameField, QueryIdField, SearchField, TelephoneField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
 import type { AccountView, CustomerView } from '../application/customer-views.js';
 
 export class RegisterCustomerRequest {
-  @TextField({ example: 'Amina Nakato', oneLine: true })
+  @PersonNameField({ example: 'Amina Nakato' })
   fullname: string;
 
   @TelephoneField({ example: '+256772555001' })
@@ -19,7 +19,7 @@ export class RegisterCustomerRequest {
   @MoneyField({ example: 60000, description: 'At least the deal’s deposit and at most its total.' })
   deposit: number;
 
-  @TextField({ example: 'Joseph Okello', oneLine: true })
+  @PersonNameField({ example: 'Joseph Okello' })
   guarantorname: string;
 
   @TelephoneField({ example: '0701987654', description: 'The guarantor’s telephone number, read and stored like `telephone` (E.164).' })

@@ -187,7 +187,7 @@ class Cells {
     return value;
   }
 
-  text(field: string, options: { optional?: boolean; max?: number; oneLine?: boolean } = {}): string | null {
+  text(field: string, options: { optional?: boolean; max?: number; oneLine?: boolean; nfc?: boolean } = {}): string | null {
     const value = this.raw(field);
     if (value === undefined && this.values.has(field)) return null;
     const refused = options.oneLine === false ? hasFreeTextForbidden : hasOneLineForbidden;
@@ -195,7 +195,7 @@ class Cells {
       this.fail(field, options.oneLine === false ? `${field} must not contain control characters other than tabs and line breaks` : `${field} must not contain line breaks or control characters`);
       return null;
     }
-    const trimmed = (value ?? '').trim();
+    const trimmed = options.nfc ? (value ?? '').trim().normalize('NFC') : (value ?? '').trim();
     if (trimmed === '') {
       if (!options.optional) this.fail(field, `${field} should not be empty`);
       return null;
@@ -322,9 +322,9 @@ export function readCustomerRow(row: number, record: string[], columns: Array<st
   const parsed = {
     row,
     externalid: c.text('externalid', { max: EXTERNALID_MAX }),
-    fullname: c.text('fullname'),
+    fullname: c.text('fullname', { nfc: true }),
     telephone: c.telephone('telephone', context.defaultCountry),
-    guarantorname: c.text('guarantorname'),
+    guarantorname: c.text('guarantorname', { nfc: true }),
     guarantorcontact: c.telephone('guarantorcontact', context.defaultCountry),
     imei: c.imei('imei'),
     payg: c.payg('payg'),
