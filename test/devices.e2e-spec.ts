@@ -23,7 +23,7 @@ describe('Device locking, bonus days and repossession', () => {
   });
   afterAll(async () => {
     try {
-      t.clock.set(new Date('2026-04-09T06:00:00Z')); // the latest day these tests reached: the clock only moves forward in life
+      t.clock.set(new Date('2026-04-10T08:00:00Z')); // the latest day these tests reached: the clock only moves forward in life
       await expectLedgerConsistent(t);
     } finally {
       await t.close();
@@ -92,6 +92,25 @@ describe('Device locking, bonus days and repossession', () => {
     // paying again unlocks
     await pay(c.customerid, 45000);
     expect((await commands(c.customerid))[0]).toMatchObject({ action: 'UNLOCK', nextpaymentdate: '2026-05-09' });
+  });
+
+  it('lets a temporary unlock run its hours when the deal falls due meanwhile: LOCKED now, LOCK when the unlock ends', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000); // paid up to 2026-04-09
+    t.clock.set(new Date('2026-04-08T08:00:00Z'));
+    await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 48 }).expect(200); // until 2026-04-10T08:00
+    await worker.drain();
+    t.clock.set(new Date('2026-04-09T06:00:00Z'));
+    await jobs.lockOverdue();
+    expect((await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator)).body.deal.status).toBe('LOCKED');
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['TEMP_UNLOCK', 'UNLOCK']);
+    await worker.drain();
+    expect(lock.devices.get(c.imei)?.action).toBe('TEMP_UNLOCK');
+    t.clock.set(new Date('2026-04-10T08:00:00Z'));
+    expect(await jobs.endTemporaryUnlocks()).toBeGreaterThanOrEqual(1);
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'LOCK', reason: 'temporary unlock ended' });
+    await worker.drain();
+    expect(lock.devices.get(c.imei)?.action).toBe('LOCK');
   });
 
   it('delivers in order per device and retries with backoff while the platform is down, then recovers', async () => {

@@ -78,6 +78,9 @@ export interface MigratedContractInput extends OpenContractInput {
 /** A customer's deal row locked for the current transaction (LOCK_CONTRACT_OF), to hand to credit(). */
 export type LockedContract = ContractRow;
 
+/** A change that tells the device nothing now (it hears its state later). */
+const NO_COMMAND = Symbol('no command');
+
 function stateUpdate(after: DealState, bonusdays: number): DealStateUpdate {
   return { status: after.status, amountpaid: after.amountpaid.toFixed(), balance: after.balance.toFixed(), overpaid: after.overpaid.toFixed(), bonusdays, nextpaymentdate: after.nextpaymentdate };
 }
@@ -209,14 +212,14 @@ export class ContractsService {
   }
 
   /** Writes the new state, tells the device what changed, and lets other modules react. */
-  private async save(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction): Promise<CustomerDealView> {
+  private async save(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction | typeof NO_COMMAND): Promise<CustomerDealView> {
     await this.contracts.update(em, row.id, stateUpdate(after, bonusdays));
     return this.changed(em, row, after, bonusdays, reason, by, forced);
   }
 
-  /** After the new state is written: the device command it calls for, and the other modules' reactions. */
-  private async changed(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction, payment?: DealChange['payment']): Promise<CustomerDealView> {
-    const action = forced ?? commandForTransition(row, after);
+  /** After the new state is written: the device command it calls for (`forced`, or none), and the other modules' reactions. */
+  private async changed(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction | typeof NO_COMMAND, payment?: DealChange['payment']): Promise<CustomerDealView> {
+    const action = forced === NO_COMMAND ? undefined : (forced ?? commandForTransition(row, after));
     if (action) {
       await this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: after.nextpaymentdate, reason, createdBy: by });
     }
@@ -328,14 +331,20 @@ export class ContractsService {
     });
   }
 
-  /** The overdue run, one batch: unlocked deals whose paid-up date has come are locked and their devices told. */
+  /**
+   * The overdue run, one batch: unlocked deals whose paid-up date has come are locked and their
+   * devices told. A device temporarily unlocked keeps the hours it was given (the interface: "unlocked
+   * for the given number of hours"): its deal is LOCKED now, and the LOCK goes when the unlock ends
+   * (endTemporaryUnlocks pushes the real state).
+   */
   lockOverdueBatch(limit: number): Promise<number> {
     return this.dataSource.transaction(async (em) => {
       const today = this.businessClock.today();
       const rows = await this.contracts.lockOverdue(em, today, limit);
+      const unlockedForNow = await this.commands.temporarilyUnlocked(em, rows.map((r) => r.customer_id), this.clock.now());
       for (const row of rows) {
         const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), row.bonusdays, today, false);
-        await this.save(em, row, after, row.bonusdays, 'payment overdue', null);
+        await this.save(em, row, after, row.bonusdays, 'payment overdue', null, unlockedForNow.has(row.customer_id) ? NO_COMMAND : undefined);
       }
       return rows.length;
     });
