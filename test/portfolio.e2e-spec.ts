@@ -115,6 +115,8 @@ describe('Portfolio report', () => {
     await bad(`?startdate=${addDays(T, -31)}&enddate=${T}`, 'the range must not span more than 31 days');
     await bad('?startdate=2026-02-30', 'startdate must be a real calendar date');
     await bad('?enddate=yesterday', 'enddate must be a real calendar date');
+    // its default start would be in year 0: refused, not a 500
+    await bad('?enddate=0001-01-01', 'enddate must be a real calendar date written YYYY-MM-DD, from 1900-01-01');
     await bad('?currency=USD', 'property currency should not exist');
   });
 

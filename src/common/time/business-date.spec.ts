@@ -44,6 +44,11 @@ describe('business dates', () => {
     expect(isValidDate('2026-13-01')).toBe(false);
     expect(isValidDate('2026-1-01')).toBe(false);
     expect(isValidDate('2028-02-29')).toBe(true);
+    // nor before 1900: a range ending on 0001-01-01 began in year 0, which PostgreSQL has not
+    expect(isValidDate('0001-01-01')).toBe(false);
+    expect(isValidDate('1899-12-31')).toBe(false);
+    expect(isValidDate('1900-01-01')).toBe(true);
+    expect(isValidDate('9999-12-31')).toBe(true);
     expect(() => addDays('2026-02-30', 1)).toThrow(RangeError);
   });
 

@@ -24,8 +24,12 @@ export function businessDay(now: Date, timeZone: string): string {
   return zone.day;
 }
 
+/** The first business day any date may name: a range's default start (30 days before its end) stays a date PostgreSQL can hold. */
+export const FIRST_DATE = '1900-01-01';
+
+/** A real calendar day written YYYY-MM-DD, from FIRST_DATE on. */
 export function isValidDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < FIRST_DATE) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }

@@ -6,7 +6,7 @@ import { allowedTextPattern, FREE_TEXT_FORBIDDEN, hasFreeTextForbidden, hasOneLi
 import { IMEI_INPUT, IMEI_INPUT_MAX_LENGTH, normaliseImei } from '../identifiers/imei.js';
 import { normalisePayg, PAYG_INPUT, PAYG_MAX_LENGTH } from '../identifiers/payg.js';
 import { TELEPHONE_INPUT, TELEPHONE_INPUT_MAX_LENGTH } from '../identifiers/telephone.js';
-import { isValidDate } from '../time/business-date.js';
+import { FIRST_DATE, isValidDate } from '../time/business-date.js';
 import { MAX_AMOUNT } from '../money/money.js';
 
 
@@ -253,7 +253,7 @@ export function DateField(options: FieldOptions = {}) {
       name: 'isCalendarDate',
       validator: {
         validate: (value: unknown) => typeof value === 'string' && isValidDate(value),
-        defaultMessage: (args) => `${args?.property} must be a real calendar date written YYYY-MM-DD`,
+        defaultMessage: (args) => `${args?.property} must be a real calendar date written YYYY-MM-DD, from ${FIRST_DATE}`,
       },
     }),
   );
