@@ -412,6 +412,17 @@ describe('CSV imports and exports', () => {
     expect(bad.body.message).toMatch(/^mapping of "Mobile" must be one of externalid, /);
   });
 
+  it('adds nothing due to any range for deals imported paid off or paid ahead: what they paid before counts as repaid', async () => {
+    const collection = async (range: string) => (await t.http.get(`/finance/reports/portfolio?${range}`).set('x-access-token', admin).expect(200)).body.collection;
+    const ranges = ['startdate=2025-12-17&enddate=2026-01-15', 'startdate=2025-10-01&enddate=2025-10-30', 'startdate=2026-01-01&enddate=2026-01-15'];
+    const before = await Promise.all(ranges.map(collection));
+    // 600,000 in all: one paid off, one paid 8 instalments ahead of a schedule that has asked for 5
+    const rows = [{ ...good(), startdate: '2025-09-01', amountpaid: '600000.00' }, { ...good(), startdate: '2025-09-01', amountpaid: '420000.00' }];
+    const res = await upload(csv(rows.map(line)), { kind: 'customers', mode: 'apply', source: 'paid-ahead' });
+    expect(await finished(res.body.importid)).toMatchObject({ status: 'DONE', applied: 2 });
+    expect(await Promise.all(ranges.map(collection))).toEqual(before);
+  });
+
   it('writes collections.csv and portfolio.csv with the figures of the JSON endpoints', async () => {
     const collector = await t.token(Role.COLLECTOR);
     expect((await t.http.post('/finance/collections/generate').set('x-access-token', collector).send({})).status).toBe(200);

@@ -16,7 +16,8 @@ import { addDays, daysBetween } from '../../../common/time/business-date.js';
  * or — if more — the repayments the customer had already made before the range (a customer who paid
  * ahead or paid off owes nothing more), never below zero. A deal repossessed before the range is
  * left out (nothing is expected of it); one repossessed later counts in full, so a past range's
- * figure never changes.
+ * figure never changes. What an imported deal had paid before its import (its OPENING ledger row)
+ * counts as repaid before every range, whenever the import was.
  *
  * Collected: every repayment received in the range (payments other than DEPOSIT and OPENING), on
  * any deal — repossessed and paid-off deals included: cash received is never dropped.

@@ -64,7 +64,9 @@ export class PortfolioRepository {
    * dueInRange() of domain/collection-rate.ts summed over every deal that started by the end of the
    * range, and every repayment received in the range (business days of `timeZone`), whatever its
    * deal's status now. Nothing here reads the deals' current balances or statuses, only their terms,
-   * the day they were repossessed and the ledger, so a past range's figures never change.
+   * the day they were repossessed and the ledger, so a past range's figures never change. An imported
+   * deal's OPENING row (what was paid before the import) is not cash collected in any range, but it
+   * was repaid before every range: a deal imported paid ahead or paid off owes nothing in them.
    */
   async collectionFigures(startdate: string, enddate: string, timeZone: string): Promise<CollectionFigures> {
     const [row] = (await this.dataSource.query(
@@ -72,8 +74,8 @@ export class PortfolioRepository {
          SELECT cd.id, cd.startdate, cd.totalamount, cd.depositpaid, cd.monthly,
                 (cd.repossessed_at AT TIME ZONE $3)::date AS repossessedon,
                 COALESCE((SELECT sum(p.amount) FROM payments p
-                          WHERE p.customer_deal_id = cd.id AND p.type NOT IN ${NOT_REPAYMENT}
-                            AND p.created_at < $1::date::timestamp AT TIME ZONE $3), 0) AS repaidbefore
+                          WHERE p.customer_deal_id = cd.id AND p.type <> 'DEPOSIT'
+                            AND (p.type = 'OPENING' OR p.created_at < $1::date::timestamp AT TIME ZONE $3)), 0) AS repaidbefore
          FROM customer_deals cd
          WHERE cd.startdate <= $2::date
            AND (cd.repossessed_at IS NULL OR (cd.repossessed_at AT TIME ZONE $3)::date >= $1::date))
