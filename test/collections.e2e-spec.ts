@@ -121,6 +121,23 @@ describe('Collections', () => {
     }
   });
 
+  it('shows an open call’s figures as of today, before generation runs: the amount asked still unlocks after midnight', async () => {
+    const c = await customerFrom('2026-01-09');
+    await t.app.get(ContractJobs).lockOverdue();
+    await generate();
+    expect(await openCallOf(c.customerid)).toMatchObject({ amountinarrears: 91500, daysoverdue: 60 });
+    // the next business day: nobody has generated calls yet
+    t.clock.set(at('2026-03-11'));
+    const call = (await openCallOf(c.customerid))!;
+    expect(call).toMatchObject({ amountinarrears: 93000, daysoverdue: 61, nextpaymentdate: '2026-01-09' });
+    const exported = (await t.http.get('/finance/exports/collections.csv').set('x-access-token', await t.token(Role.ADMIN)).expect(200)).text;
+    expect(exported.split('\r\n').find((line) => line.startsWith(`${call.callid},`))).toContain(',93000.00,61,2026-01-09,');
+    await pay(c.customerid, call.amountinarrears);
+    expect((await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator).expect(200)).body.deal).toMatchObject({ status: 'UNLOCKED', nextpaymentdate: '2026-03-12' });
+    // resolved: the figures it was closed with stay
+    expect((await calls()).find((x) => x.callid === call.callid)).toMatchObject({ status: 'RESOLVED', resolution: 'PAYMENT', amountinarrears: 91500, daysoverdue: 60 });
+  });
+
   it('closes a repossessed deal’s open call (REPOSSESSED) and never refreshes or reopens it', async () => {
     const c = await customerFrom('2026-02-01');
     await generate();

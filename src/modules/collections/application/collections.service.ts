@@ -92,7 +92,7 @@ export class CollectionsService implements OnModuleInit {
     page: number,
     limit: number,
   ): Promise<Page<CallView>> {
-    const { rows, total } = await this.calls.list(filter, page, limit);
+    const { rows, total } = await this.calls.list(filter, this.businessClock.today(), page, limit);
     return { items: rows.map(CollectionsService.view), total, page, limit };
   }
 
@@ -160,7 +160,7 @@ export class CollectionsService implements OnModuleInit {
   }
 
   private async viewOf(em: EntityManager, callId: number): Promise<CallView> {
-    const row = await this.calls.findById(callId, em);
+    const row = await this.calls.findById(callId, this.businessClock.today(), em);
     if (!row) throw callNotFound(callId);
     return CollectionsService.view(row);
   }

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { param } from '../../../common/database/sql.js';
 import { ACTIVE_DEAL_SQL, ARREARS_SQL, DAYS_OVERDUE_SQL } from '../../contracts/contract.sql.js';
 import { CUSTOMER_CONTACT_COLUMNS, JOIN_CUSTOMER } from '../../customers/customer.sql.js';
+import { CALL_FIGURES } from '../collection-call.sql.js';
 import { CallStatus, Resolution } from '../domain/collection-call.js';
 
 /** A call as the collectors' list shows it: with the customer's name and numbers (one query, no N+1). */
@@ -28,11 +29,13 @@ export interface CallRow {
   updatedat: Date;
 }
 
-const SELECT_CALL = `
-  SELECT k.id AS callid, k.customer_id AS customerid, k.customer_deal_id AS customerdealid, ${CUSTOMER_CONTACT_COLUMNS},
-         k.status, k.amountinarrears, k.daysoverdue, k.nextpaymentdate, k.assigned_to AS assignedto, k.notes, k.promisedate,
+/** A call with its figures as of `today` (an SQL date expression; see CALL_FIGURES). */
+const SELECT_CALL = (today: string) => `
+  SELECT k.id AS callid, k.customer_id AS customerid, k.customer_deal_id AS customerdealid, ${CUSTOMER_CONTACT_COLUMNS}, k.status,
+         ${CALL_FIGURES('k', 'cd', today)},
+         k.assigned_to AS assignedto, k.notes, k.promisedate,
          k.resolution, k.created_at AS createdat, k.called_at AS calledat, k.resolved_at AS resolvedat, k.updated_at AS updatedat
-  FROM collection_calls k ${JOIN_CUSTOMER('k.customer_id')}`;
+  FROM collection_calls k ${JOIN_CUSTOMER('k.customer_id')} JOIN customer_deals cd ON cd.id = k.customer_deal_id`;
 
 /**
  * Collections read the deals they collect on straight from customer_deals, in the same statement
@@ -84,9 +87,9 @@ export class CollectionCallsRepository {
     return affected;
   }
 
-  findById(id: number, em?: EntityManager): Promise<CallRow | null> {
+  findById(id: number, today: string, em?: EntityManager): Promise<CallRow | null> {
     return this.q(em)
-      .query(`${SELECT_CALL} WHERE k.id = $1`, [id])
+      .query(`${SELECT_CALL('$2::date')} WHERE k.id = $1`, [id, today])
       .then((rows: CallRow[]) => rows[0] ?? null);
   }
 
@@ -134,6 +137,7 @@ export class CollectionCallsRepository {
 
   async list(
     filter: { status?: CallStatus; assignedto?: number; customerid?: number },
+    today: string,
     page: number,
     limit: number,
   ): Promise<{ rows: CallRow[]; total: number }> {
@@ -147,8 +151,9 @@ export class CollectionCallsRepository {
       `SELECT count(*)::int AS total FROM collection_calls k ${clause}`,
       params,
     )) as Array<{ total: number }>;
+    const day = `${param(params, today)}::date`;
     const rows = (await this.q().query(
-      `${SELECT_CALL} ${clause} ORDER BY k.daysoverdue DESC, k.id ASC LIMIT ${param(params, limit)} OFFSET ${param(params, (page - 1) * limit)}`,
+      `${SELECT_CALL(day)} ${clause} ORDER BY daysoverdue DESC, k.id ASC LIMIT ${param(params, limit)} OFFSET ${param(params, (page - 1) * limit)}`,
       params,
     )) as CallRow[];
     return { rows, total };

@@ -44,7 +44,7 @@ export class ExportsService {
   }
 
   collections(): Promise<Readable> {
-    return this.stream(this.queries.collections());
+    return this.stream(this.queries.collections(this.today()));
   }
 
   portfolio(): Promise<Readable> {

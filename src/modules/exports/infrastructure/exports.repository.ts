@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CALL_FIGURES } from '../../collections/collection-call.sql.js';
 
 /**
  * The exports' read model: SQL over other modules' tables (customers, accounts, customer_deals,
@@ -48,14 +49,15 @@ export class ExportsRepository {
     };
   }
 
-  collections(): ExportQuery {
+  /** Every call, an open one with its figures as of `today`, as the collectors' list shows them. */
+  collections(today: string): ExportQuery {
     return {
       columns: ['callid', 'customerid', 'fullname', 'telephone', 'payg', 'status', 'amountinarrears', 'daysoverdue', 'nextpaymentdate', 'assignedto', 'notes', 'promisedate', 'resolution', 'createdat', 'calledat', 'resolvedat'],
-      sql: `SELECT k.id, k.customer_id, c.fullname, c.telephone, c.payg, k.status, k.amountinarrears, k.daysoverdue, k.nextpaymentdate, u.username, k.notes, k.promisedate,
+      sql: `SELECT k.id, k.customer_id, c.fullname, c.telephone, c.payg, k.status, ${CALL_FIGURES('k', 'cd', '$1::date')}, u.username, k.notes, k.promisedate,
                    k.resolution, k.created_at, k.called_at, k.resolved_at
-            FROM collection_calls k JOIN customers c ON c.id = k.customer_id LEFT JOIN users u ON u.id = k.assigned_to
+            FROM collection_calls k JOIN customers c ON c.id = k.customer_id JOIN customer_deals cd ON cd.id = k.customer_deal_id LEFT JOIN users u ON u.id = k.assigned_to
             ORDER BY k.id`,
-      params: [],
+      params: [today],
     };
   }
 
