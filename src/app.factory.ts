@@ -14,6 +14,8 @@ import { StrictValidationPipe } from './common/validation/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { runMigrations } from './database/migrate.js';
 import { acceptFormDeliveryReports } from './modules/messages/http/delivery-reports.controller.js';
+import { NO_TOKEN } from './modules/auth/http/access.guard.js';
+import { ACCESS_TOKEN_HEADER } from './modules/auth/infrastructure/jwt.strategy.js';
 import { setUpSwagger } from './swagger.js';
 import { MAX_PARAM_LENGTH, tooLongParameterMessage } from './common/http/limits.js';
 import { setUpWebClient } from './web-client.js';
@@ -78,7 +80,15 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   // the plugin's parser is global, so every other route keeps answering a form with the JSON routes' 415, and
   // MULTIPART_ROUTES answer anything but a form with a 415 that asks for one.
   await app.register(fastifyMultipart, { limits: { fileSize: config.importMaxMb * 1024 * 1024, files: 1, fields: 10, parts: 11 } });
+  // first, so that its security headers are on every answer, the early refusals below included
+  await setUpWebClient(app);
   app.getHttpAdapter().getInstance().addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // every /finance/ route needs a token (the interface, part 5): without one, that is the answer, before the body is looked at
+    const header = request.headers[ACCESS_TOKEN_HEADER];
+    if (request.routeOptions.url?.startsWith('/finance/') && (header === undefined || header === '')) {
+      await reply.code(401).send({ message: NO_TOKEN });
+      return;
+    }
     const contentType = request.headers['content-type'] ?? '';
     if (MULTIPART_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) {
       if (!/^multipart\/form-data(;|\s|$)/i.test(contentType)) await reply.code(415).send({ message: 'Unsupported Content-Type: send multipart/form-data.' });
@@ -88,7 +98,6 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   });
   // …and form bodies for the SMS gateway's delivery reports, on that route alone
   acceptFormDeliveryReports(app.getHttpAdapter().getInstance());
-  await setUpWebClient(app);
   setUpSwagger(app, config);
   await runMigrations(dataSource);
   await app.init();

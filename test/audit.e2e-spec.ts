@@ -26,6 +26,8 @@ describe('GET /finance/audit', () => {
     expect(res.body.total).toBe(3);
     expect(res.body.items.map((e: { route: string }) => e.route)).toEqual(['/finance/device/unlock-temp', '/finance/payments/load', '/finance/customers/register']);
     expect(res.body.items[0]).toMatchObject({ username: 'cashier9', method: 'POST', status: 200, recordid: String(customer.customerid) });
+    // exactly the documented fields: the total is the page's, not each entry's
+    expect(Object.keys(res.body.items[0]).sort()).toEqual(['at', 'auditid', 'method', 'recordid', 'requestid', 'route', 'status', 'userid', 'username']);
     expect(res.body.items[1]).toMatchObject({ username: 'cashier9', status: 201, recordid: String(customer.customerid) });
     expect(JSON.stringify(res.body)).not.toContain(`"recordid":"${other.customerid}"`);
 

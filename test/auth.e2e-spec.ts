@@ -113,6 +113,20 @@ describe('Authentication', () => {
       expect(res.body).toEqual({ message: 'No token provided.' });
     });
 
+    it('answers 401 without a token before looking at the body: its type, its JSON or its size', async () => {
+      const noToken = { message: 'No token provided.' };
+      expect((await t.http.post('/finance/payments/load').set('content-type', 'text/plain').send('x').expect(401)).body).toEqual(noToken);
+      expect((await t.http.post('/finance/amlogs/callback').set('content-type', 'application/json').send('{bad').expect(401)).body).toEqual(noToken);
+      expect((await t.http.post('/finance/imports').set('content-type', 'application/json').send('{}').expect(401)).body).toEqual(noToken);
+      expect((await t.http.get('/finance/customers/status-summary').set('content-type', 'multipart/form-data').expect(401)).body).toEqual(noToken);
+      expect((await t.http.post('/finance/payments/load').set('content-type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(200_000) })).expect(401)).body).toEqual(noToken);
+      // the early refusal carries the security headers every answer has
+      const refused = await t.http.post('/finance/payments/load').set('content-type', 'text/plain').send('x').expect(401);
+      expect(refused.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN' });
+      // an unknown path is still a 404, token or not
+      expect((await t.http.get('/finance/nothing-here').expect(404)).body).toEqual({ message: 'Cannot GET /finance/nothing-here' });
+    });
+
     it('answers the expired message for an expired token', async () => {
       const token = jwt.sign({ ...claimsFor(1, Role.ADMIN, 'admin'), exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET, { algorithm: 'HS256', issuer: 'payg-uat' });
       const res = await t.http.get('/finance/users').set('x-access-token', token).expect(401);

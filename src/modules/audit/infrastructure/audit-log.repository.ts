@@ -70,7 +70,9 @@ export class AuditLogRepository {
        LIMIT ${param(params, limit)} OFFSET ${param(params, (page - 1) * limit)}`,
       params,
     )) as Array<AuditRow & { total: number }>;
-    return { rows, total: rows[0]?.total ?? (page > 1 ? await this.count(clause, params.slice(0, -2)) : 0) };
+    const total = rows[0]?.total ?? (page > 1 ? await this.count(clause, params.slice(0, -2)) : 0);
+    // the window's count is the page's, not each entry's
+    return { rows: rows.map(({ total: _, ...row }) => row), total };
   }
 
   private async count(clause: string, params: unknown[]): Promise<number> {
