@@ -18,6 +18,11 @@ describe('Users (ADMIN only)', () => {
     expect(signIn.body.role).toBe('OPERATOR');
   });
 
+  it('refuses a staff username that is a telephone number in international form: it would block that customer', async () => {
+    const res = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: '+256772555040', password: 'another-password-1', role: 'COLLECTOR' }).expect(400);
+    expect(res.body).toEqual({ message: 'username must not be a telephone number in international form: customers are known by theirs' });
+  });
+
   it('refuses a taken username, case-insensitively, with 409', async () => {
     await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: 'dup-user', password: 'password-123', role: 'COLLECTOR' }).expect(201);
     const res = await t.http.post('/finance/users/create').set('x-access-token', admin).send({ username: 'DUP-user', password: 'password-123', role: 'COLLECTOR' }).expect(409);

@@ -1682,7 +1682,7 @@ export interface components {
              */
             role: "ADMIN" | "OPERATOR" | "COLLECTOR" | "PROVIDER";
             /**
-             * @description 3–64 characters: letters, digits, dot, dash, underscore, @, +. Unique regardless of letter case.
+             * @description 3–64 characters: letters, digits, dot, dash, underscore, @, +. Unique regardless of letter case. Not a telephone number in international form (+256…): customers are known by theirs.
              * @example operator1
              */
             username: string;

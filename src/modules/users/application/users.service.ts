@@ -9,7 +9,7 @@ import { Page, PageQuery } from '../../../common/http/pagination.js';
 import { wouldLeaveNoAdmin } from '../domain/admin-guard.js';
 import { passwordProblem } from '../domain/password-policy.js';
 import { cannotDisableSelf, lastActiveAdmin, userIsCustomer, userNotFound, usernameCollides, usernameTaken } from '../domain/user-errors.js';
-import { canonicalUsername, usernameProblem } from '../domain/username.js';
+import { canonicalUsername, staffUsernameProblem, usernameProblem } from '../domain/username.js';
 import { UserEntity } from '../infrastructure/user.entity.js';
 import { UsersRepository } from '../infrastructure/users.repository.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -160,7 +160,7 @@ export class UsersService {
    * to be made up, so the caller can print it once.
    */
   async ensureFirstAdmin(username = 'admin', password?: string): Promise<{ created: boolean; generatedPassword?: string }> {
-    const badName = usernameProblem(username);
+    const badName = staffUsernameProblem(username);
     if (badName) throw new Error(`ADMIN_USERNAME: ${badName}`);
     const badPassword = password === undefined ? undefined : passwordProblem(password, 'ADMIN_PASSWORD');
     if (badPassword) throw new Error(badPassword);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { canonicalUsername, usernameProblem } from './username.js';
+import { canonicalUsername, staffUsernameProblem, usernameProblem } from './username.js';
 
 describe('canonicalUsername', () => {
   it('makes letter-case variants one name, İ included', () => {
@@ -41,5 +41,13 @@ describe('usernameProblem', () => {
 
   it.each(['operator1', 'İii9', '+256772555001', 'jean marie'])('accepts %j', (name) => {
     expect(usernameProblem(name)).toBeUndefined();
+  });
+});
+
+describe('staffUsernameProblem', () => {
+  it('keeps telephone numbers in international form for customers, and lets other names through', () => {
+    expect(staffUsernameProblem('+256772555040')).toBe('username must not be a telephone number in international form: customers are known by theirs');
+    for (const name of ['cashier1', 'ops+uganda', '0772555040', 'a@b.c', '+ops']) expect(staffUsernameProblem(name)).toBeUndefined();
+    expect(staffUsernameProblem('bad\nname')).toBe('username must not contain line breaks or control characters');
   });
 });

@@ -18,3 +18,13 @@ export function usernameProblem(username: string): string | undefined {
   if (CONTROL_OR_LINE_BREAK.test(username)) return 'username must not contain line breaks or control characters';
   return undefined;
 }
+
+/**
+ * Why a new staff user may not take this name, or undefined: a customer's identity is named after
+ * their telephone in international form (+256772555001), so a staff user named so would keep that
+ * customer from ever being registered.
+ */
+export function staffUsernameProblem(username: string): string | undefined {
+  if (/^\+[0-9]+$/.test(username)) return 'username must not be a telephone number in international form: customers are known by theirs';
+  return usernameProblem(username);
+}

@@ -6,6 +6,7 @@ import { IdField } from '../../../common/validation/fields.js';
 import { Role, STAFF_ROLES } from '../../../common/auth/role.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../domain/password-policy.js';
 import type { UserView } from '../application/users.service.js';
+import { staffUsernameProblem } from '../domain/username.js';
 
 /** A new password: 12–128 characters, not only whitespace (the domain's password policy). */
 function PasswordField(example: string) {
@@ -35,10 +36,11 @@ export class CreateUserRequest {
     minLength: 3,
     maxLength: 64,
     pattern: '^[A-Za-z0-9._@+-]{3,64}$',
-    description: '3–64 characters: letters, digits, dot, dash, underscore, @, +. Unique regardless of letter case.',
+    description: '3–64 characters: letters, digits, dot, dash, underscore, @, +. Unique regardless of letter case. Not a telephone number in international form (+256…): customers are known by theirs.',
   })
   @IsString()
   @Matches(/^[A-Za-z0-9._@+-]{3,64}$/, { message: 'username must be 3–64 letters, digits or . _ @ + -' })
+  @ValidateBy({ name: 'isStaffUsername', validator: { validate: (value: unknown) => typeof value !== 'string' || staffUsernameProblem(value) === undefined, defaultMessage: (args) => staffUsernameProblem(String(args?.value)) ?? 'username is not acceptable' } })
   username: string;
 
   @PasswordField('a-long-passphrase')
