@@ -140,6 +140,22 @@ describe('the OpenAPI document tells the truth', () => {
     expect(ids).toEqual(expect.arrayContaining(['LoadPaymentRequest.customerid', 'UserIdRequest.id', 'get /finance/customers/{customerid} customerid', 'get /finance/users page']));
   });
 
+  it('types every id and count an answer carries as an integer (the interface: "id: integer", "an integer count")', () => {
+    const counts = new Set(['total', 'page', 'limit', 'months', 'quantity', 'bonusdays', 'attempts', 'PENDING', 'APPROVED', 'REPOSSESSED', 'CALLED', 'RESOLVED', 'LOCKED', 'UNLOCKED', 'PAID_OFF']);
+    const found: string[] = [];
+    const wrong: string[] = [];
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      if (!/Response$/.test(name)) continue;
+      for (const [field, property] of Object.entries(schema.properties ?? {})) {
+        if (!((/id$/.test(field) && !/paid$/.test(field)) || counts.has(field)) || property.$ref || property.type === 'string' || property.type === 'array') continue;
+        found.push(`${name}.${field}`);
+        if (property.type !== 'integer') wrong.push(`${name}.${field}: ${property.type}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(found).toEqual(expect.arrayContaining(['SignInResponse.id', 'RegisterCustomerResponse.customerid', 'StatusSummaryResponse.PENDING', 'CallStatsResponse.RESOLVED', 'DealResponse.months']));
+  });
+
   it('bounds every request string, and says where an empty one is refused', () => {
     for (const { name, schema } of requestSchemas(doc)) {
       for (const [field, property] of Object.entries(schema.properties ?? {})) {

@@ -46,9 +46,9 @@ export function PageOf<T>(item: Type<T>): Type<Page<T>> {
   if (known) return known as Type<Page<T>>;
   class PageResponse implements Page<T> {
     @ApiProperty({ type: [item] }) items: T[];
-    @ApiProperty({ example: 1 }) total: number;
-    @ApiProperty({ example: 1 }) page: number;
-    @ApiProperty({ example: 20 }) limit: number;
+    @ApiProperty({ type: 'integer', example: 1 }) total: number;
+    @ApiProperty({ type: 'integer', example: 1 }) page: number;
+    @ApiProperty({ type: 'integer', example: 20 }) limit: number;
   }
   Object.defineProperty(PageResponse, 'name', { value: `${item.name.replace(/Response$/, '')}PageResponse` });
   pageClasses.set(item, PageResponse);

@@ -4,8 +4,8 @@ import { DealStatus } from './domain/credit-policy.js';
 
 /** A customer's deal in responses: published at the module's root for the other modules' responses that embed it. */
 export class CustomerDealResponse implements CustomerDealView {
-  @ApiProperty({ example: 42 }) customerdealid: number;
-  @ApiProperty({ example: 1 }) dealid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerdealid: number;
+  @ApiProperty({ type: 'integer', example: 1 }) dealid: number;
   @ApiProperty({ example: 'Tecno Spark 20 – 12 months' }) dealname: string;
   @ApiProperty({ enum: Object.values(DealStatus), example: 'LOCKED' }) status: DealStatus;
   @ApiProperty({ example: 600000 }) totalamount: number;
@@ -14,7 +14,7 @@ export class CustomerDealResponse implements CustomerDealView {
   @ApiProperty({ example: 60000, description: 'Every payment, deposit included.' }) amountpaid: number;
   @ApiProperty({ example: 540000, description: 'totalamount − amountpaid, never below 0.' }) balance: number;
   @ApiProperty({ example: 0, description: 'Paid beyond the total.' }) overpaid: number;
-  @ApiProperty({ example: 0 }) bonusdays: number;
+  @ApiProperty({ type: 'integer', example: 0 }) bonusdays: number;
   @ApiProperty({ example: '2026-01-15' }) startdate: string;
   @ApiProperty({ example: '2026-01-15', description: 'startdate + days bought (30 per monthly instalment) + bonus days.' }) nextpaymentdate: string;
 }

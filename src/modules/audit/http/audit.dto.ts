@@ -24,13 +24,13 @@ export class AuditQuery extends PageQuery {
 }
 
 export class AuditEntryResponse implements AuditEntryView {
-  @ApiProperty({ example: 1031 }) auditid: number;
-  @ApiProperty({ example: 3, nullable: true, type: Number, description: 'The staff user who made the request (null for none).' }) userid: number | null;
+  @ApiProperty({ type: 'integer', example: 1031 }) auditid: number;
+  @ApiProperty({ example: 3, nullable: true, type: 'integer', description: 'The staff user who made the request (null for none).' }) userid: number | null;
   @ApiProperty({ example: 'cashier1', nullable: true, type: String }) username: string | null;
   @ApiProperty({ example: 'POST' }) method: string;
   @ApiProperty({ example: '/finance/payments/load' }) route: string;
   @ApiProperty({ example: '77', nullable: true, type: String, description: 'The record the request changed: the id in its answer, else in its body.' }) recordid: string | null;
-  @ApiProperty({ example: 201, description: 'The HTTP status the request was answered with.' }) status: number;
+  @ApiProperty({ type: 'integer', example: 201, description: 'The HTTP status the request was answered with.' }) status: number;
   @ApiProperty({ example: 'req-1a2b', nullable: true, type: String }) requestid: string | null;
   @ApiProperty({ example: '2026-03-10T08:00:00.000Z' }) at: string;
 }

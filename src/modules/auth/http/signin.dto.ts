@@ -24,7 +24,7 @@ export class SignInRequest {
 }
 
 export class SignInResponse {
-  @ApiProperty({ example: 1 })
+  @ApiProperty({ type: 'integer', example: 1 })
   id: number;
 
   @ApiProperty({ example: 'operator1' })

@@ -48,9 +48,9 @@ export class UpdateCallRequest {
 }
 
 export class CallResponse implements CallView {
-  @ApiProperty({ example: 12 }) callid: number;
-  @ApiProperty({ example: 42 }) customerid: number;
-  @ApiProperty({ example: 42 }) customerdealid: number;
+  @ApiProperty({ type: 'integer', example: 12 }) callid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerdealid: number;
   @ApiProperty({ example: 'Nakato Sarah' }) fullname: string;
   @ApiProperty({ example: '256772123456' }) telephone: string;
   @ApiProperty({ example: 'PAYG-000123', nullable: true, type: String }) payg: string | null;
@@ -82,7 +82,7 @@ export class CallResponse implements CallView {
 }
 
 export class GenerateCallsResponse {
-  @ApiProperty({ example: 3, description: 'Calls opened by this run.' }) opened: number;
+  @ApiProperty({ type: 'integer', example: 3, description: 'Calls opened by this run.' }) opened: number;
   @ApiProperty({
     example: 5,
     description: 'Open calls whose arrears or days overdue were brought up to today.',
@@ -92,7 +92,7 @@ export class GenerateCallsResponse {
 }
 
 export class CallStatsResponse {
-  @ApiProperty({ example: 4 }) PENDING: number;
-  @ApiProperty({ example: 2 }) CALLED: number;
-  @ApiProperty({ example: 9 }) RESOLVED: number;
+  @ApiProperty({ type: 'integer', example: 4 }) PENDING: number;
+  @ApiProperty({ type: 'integer', example: 2 }) CALLED: number;
+  @ApiProperty({ type: 'integer', example: 9 }) RESOLVED: number;
 }

@@ -19,7 +19,7 @@ export class BonusDaysRequest {
 
 export class BonusDaysResponse implements BonusGrantedView {
   @ApiProperty({ example: '7 bonus days granted.' }) message: string;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 

@@ -18,7 +18,7 @@ export class RepossessRequest {
 
 export class RepossessResponse {
   @ApiProperty({ example: 'Contract repossessed; the device will be locked permanently.' }) message: string;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ example: 'REPOSSESSED' }) status: string;
   @ApiProperty({ example: 'Three months without payment; customer unreachable.' }) reason: string;
   @ApiProperty({ example: '2026-06-01T10:00:00.000Z' }) repossessedat: string;

@@ -34,7 +34,7 @@ export class RegisterCustomerRequest {
 
 export class RegisterCustomerResponse {
   @ApiProperty({ example: 'Customer registered successfully.' }) message: string;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
 }
 
 export class CustomerIdRequest {
@@ -78,7 +78,7 @@ export class CustomerListQuery extends PageQuery {
 }
 
 export class CustomerResponse implements CustomerView {
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ example: 'Amina Nakato' }) fullname: string;
   @ApiProperty({ example: '+256772555001', description: 'E.164.' }) telephone: string;
   @ApiProperty({ example: 'Joseph Okello' }) guarantorname: string;
@@ -88,22 +88,22 @@ export class CustomerResponse implements CustomerView {
   @ApiProperty({ example: null, nullable: true, type: String }) serialnumber: string | null;
   @ApiProperty({ enum: SALES_STAGES, example: 'ENROLLMENT' }) salesstage: string;
   @ApiProperty({ enum: CUSTOMER_STATUSES, example: 'PENDING' }) status: string;
-  @ApiProperty({ example: 42 }) accountid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) accountid: number;
   @ApiProperty({ example: 'AC000000420' }) accountnumber: string;
   @ApiProperty({ example: '2026-01-15T09:00:00.000Z' }) createdat: string;
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 
 export class StatusSummaryResponse {
-  @ApiProperty({ example: 12 }) PENDING: number;
-  @ApiProperty({ example: 30 }) APPROVED: number;
-  @ApiProperty({ example: 1 }) REPOSSESSED: number;
+  @ApiProperty({ type: 'integer', example: 12 }) PENDING: number;
+  @ApiProperty({ type: 'integer', example: 30 }) APPROVED: number;
+  @ApiProperty({ type: 'integer', example: 1 }) REPOSSESSED: number;
 }
 
 export class AccountResponse implements AccountView {
-  @ApiProperty({ example: 42 }) accountid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) accountid: number;
   @ApiProperty({ example: 'AC000000420' }) accountnumber: string;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ example: 'Amina Nakato' }) fullname: string;
   @ApiProperty({ enum: CUSTOMER_STATUSES, example: 'APPROVED' }) status: string;
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;

@@ -36,12 +36,12 @@ export class DealListQuery extends PageQuery {
 }
 
 export class DealResponse implements DealView {
-  @ApiProperty({ example: 1 }) dealid: number;
+  @ApiProperty({ type: 'integer', example: 1 }) dealid: number;
   @ApiProperty({ example: 'Tecno Spark 20 – 12 months' }) dealname: string;
   @ApiProperty({ example: 600000 }) totalamount: number;
   @ApiProperty({ example: 60000 }) deposit: number;
   @ApiProperty({ example: 45000 }) monthly: number;
-  @ApiProperty({ example: 12 }) months: number;
+  @ApiProperty({ type: 'integer', example: 12 }) months: number;
   @ApiProperty({ example: true }) active: boolean;
 }
 

@@ -44,13 +44,13 @@ export class CommandsQuery extends PageQuery {
 
 export class CommandResponse implements CommandView {
   @ApiProperty({ example: '3f7a0d6e-1b7c-4d3e-9a51-0f1e2d3c4b5a' }) commandid: string;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ enum: DEVICE_ACTIONS, example: 'UNLOCK' }) action: string;
   @ApiProperty({ enum: COMMAND_STATUSES, example: 'DELIVERED' }) status: string;
   @ApiProperty({ example: '2026-04-09', nullable: true, type: String }) nextpaymentdate: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) unlockuntil: string | null;
   @ApiProperty({ example: 'payment CASH-1' }) reason: string;
-  @ApiProperty({ example: 1 }) attempts: number;
+  @ApiProperty({ type: 'integer', example: 1 }) attempts: number;
   @ApiProperty({ example: null, nullable: true, type: String }) lasterror: string | null;
   @ApiProperty({ example: null, nullable: true, type: String, description: 'When a pending command is tried next.' }) nextattemptat: string | null;
   @ApiProperty({ example: '2026-03-10T08:00:00.000Z' }) createdat: string;
@@ -59,10 +59,10 @@ export class CommandResponse implements CommandView {
 
 export class LockUpdateResponse {
   @ApiProperty({ example: 'Device details stored.' }) message: string;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ example: 'PAYG-000123' }) payg: string;
   @ApiProperty({ example: 'SN-7781-2231' }) serialnumber: string;
-  @ApiProperty({ example: 1, description: 'Waiting unmatched payments with this code that were credited now.' }) appliedpayments: number;
+  @ApiProperty({ type: 'integer', example: 1, description: 'Waiting unmatched payments with this code that were credited now.' }) appliedpayments: number;
 }
 
 export class UnlockTempResponse {

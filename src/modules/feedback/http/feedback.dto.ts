@@ -21,8 +21,8 @@ export class FeedbackListQuery extends PageQuery {
 }
 
 export class FeedbackResponse implements FeedbackView {
-  @ApiProperty({ example: 5 }) feedbackid: number;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 5 }) feedbackid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ enum: FEEDBACK_CATEGORIES, example: 'DEVICE' }) category: FeedbackCategory;
   @ApiProperty({ example: 'The phone does not unlock after paying by mobile money.' }) message: string;
   @ApiProperty({ example: 3, nullable: true, type: Number }) createdby: number | null;

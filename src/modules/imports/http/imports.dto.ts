@@ -29,26 +29,26 @@ export class ImportRequest {
 const LISTED = ERRORS_LISTED_MAX.toLocaleString('en');
 
 export class ImportRowError {
-  @ApiProperty({ example: 3, description: 'Row of the file as a spreadsheet shows it (the header is row 1, unless blank rows come before it).' }) row: number;
+  @ApiProperty({ type: 'integer', example: 3, description: 'Row of the file as a spreadsheet shows it (the header is row 1, unless blank rows come before it).' }) row: number;
   @ApiProperty({ example: 'telephone' }) field: string;
   @ApiProperty({ example: 'telephone must be a valid telephone number: with its country code (+256772555001) or as dialled in UG' }) message: string;
 }
 
 export class ImportResponse implements ImportView {
-  @ApiProperty({ example: 7 }) importid: number;
+  @ApiProperty({ type: 'integer', example: 7 }) importid: number;
   @ApiProperty({ enum: IMPORT_KINDS }) kind: ImportKind;
   @ApiProperty({ enum: IMPORT_MODES }) mode: ImportMode;
   @ApiProperty({ example: 'csv' }) source: string;
   @ApiProperty({ enum: ImportStatus, description: 'VALIDATING → APPLYING → DONE, or FAILED (nothing written). A validate is DONE at once.' }) status: ImportStatus;
   @ApiProperty({ example: 'book.csv' }) filename: string;
   @ApiProperty({ example: false }) notify: boolean;
-  @ApiProperty({ example: 1200, description: 'Data rows in the file (blank lines left out).' }) rows: number;
-  @ApiProperty({ example: 1198, description: 'Rows without any error.' }) valid: number;
-  @ApiProperty({ example: 0, description: 'Rows written to the book.' }) applied: number;
-  @ApiProperty({ example: 0, description: 'Rows whose externalid this source brought in before: left as they are.' }) skipped: number;
-  @ApiProperty({ example: 600, description: 'Rows done so far by the running step: from 0, the rows checked while VALIDATING, then the rows applied while APPLYING; all of them once finished.' }) processed: number;
-  @ApiProperty({ example: 50, description: 'processed ÷ rows, in percent.' }) progress: number;
-  @ApiProperty({ example: 2, description: 'Every bad cell found, however many.' }) errorcount: number;
+  @ApiProperty({ type: 'integer', example: 1200, description: 'Data rows in the file (blank lines left out).' }) rows: number;
+  @ApiProperty({ type: 'integer', example: 1198, description: 'Rows without any error.' }) valid: number;
+  @ApiProperty({ type: 'integer', example: 0, description: 'Rows written to the book.' }) applied: number;
+  @ApiProperty({ type: 'integer', example: 0, description: 'Rows whose externalid this source brought in before: left as they are.' }) skipped: number;
+  @ApiProperty({ type: 'integer', example: 600, description: 'Rows done so far by the running step: from 0, the rows checked while VALIDATING, then the rows applied while APPLYING; all of them once finished.' }) processed: number;
+  @ApiProperty({ type: 'integer', example: 50, description: 'processed ÷ rows, in percent.' }) progress: number;
+  @ApiProperty({ type: 'integer', example: 2, description: 'Every bad cell found, however many.' }) errorcount: number;
   @ApiProperty({ example: false, description: `true when errorcount is over ${LISTED}: \`errors\` then lists only the first ${LISTED}, by row.` }) errorstruncated: boolean;
   @ApiProperty({ type: [ImportRowError], description: `The bad cells by row, at most the first ${LISTED} (see errorstruncated); empty in listings.` }) errors: ImportRowError[];
   @ApiProperty({ type: String, nullable: true, example: null }) message: string | null;

@@ -49,9 +49,9 @@ export class InventoryListQuery extends PageQuery {
 }
 
 export class ItemResponse implements ItemView {
-  @ApiProperty({ example: 1 }) itemid: number;
+  @ApiProperty({ type: 'integer', example: 1 }) itemid: number;
   @ApiProperty({ example: 'Tecno Spark 20 (64 GB)' }) itemname: string;
-  @ApiProperty({ example: 50 }) quantity: number;
+  @ApiProperty({ type: 'integer', example: 50 }) quantity: number;
   @ApiProperty({ example: 410000 }) unitcost: number;
   @ApiProperty({ example: 'Transsion Uganda Ltd' }) supplier: string;
   @ApiProperty({ example: '2026-03-01T09:30:00.000Z' }) createdat: string;
@@ -62,10 +62,10 @@ export class CreatedItemResponse extends ItemResponse {
 }
 
 export class MovementResponse implements MovementView {
-  @ApiProperty({ example: 7 }) movementid: number;
+  @ApiProperty({ type: 'integer', example: 7 }) movementid: number;
   @ApiProperty({ enum: ['ADD', 'ADJUST'], example: 'ADJUST' }) kind: MovementKind;
-  @ApiProperty({ example: -2 }) delta: number;
-  @ApiProperty({ example: 48 }) quantityafter: number;
+  @ApiProperty({ type: 'integer', example: -2 }) delta: number;
+  @ApiProperty({ type: 'integer', example: 48 }) quantityafter: number;
   @ApiProperty({ example: 'Two units delivered to the Mbale agent' }) reason: string;
   @ApiProperty({ example: 3, nullable: true, type: Number }) createdby: number | null;
   @ApiProperty({ example: '2026-03-02T11:00:00.000Z' }) createdat: string;

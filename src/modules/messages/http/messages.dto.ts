@@ -46,22 +46,22 @@ export class PreferencesQuery {
 }
 
 export class PreferencesResponse implements PreferencesView {
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ enum: LANGUAGES, example: 'sw' }) language: Language;
   @ApiProperty({ example: false }) smsoptout: boolean;
 }
 
 export class SmsMessageResponse implements MessageView {
-  @ApiProperty({ example: 7 }) messageid: number;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 7 }) messageid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ enum: MESSAGE_KINDS, example: 'PAYMENT_RECEIVED' }) kind: MessageView['kind'];
   @ApiProperty({ enum: MESSAGE_STATUSES, example: 'DELIVERED' }) status: MessageStatus;
   @ApiProperty({ enum: LANGUAGES, example: 'en' }) language: Language;
   @ApiProperty({ example: 'We received your payment of UGX 45,000, thank you. Balance: UGX 495,000. Your device is paid up to 9 April 2026.' }) text: string;
   @ApiProperty({ enum: ['GSM-7', 'UCS-2'], example: 'GSM-7' }) encoding: string;
-  @ApiProperty({ example: 1, description: 'SMS parts the text takes (what the gateway bills).' }) segments: number;
+  @ApiProperty({ type: 'integer', example: 1, description: 'SMS parts the text takes (what the gateway bills).' }) segments: number;
   @ApiProperty({ example: '+256772555001', nullable: true, type: String, description: 'The number it went to (set when sent).' }) telephone: string | null;
-  @ApiProperty({ example: 1 }) attempts: number;
+  @ApiProperty({ type: 'integer', example: 1 }) attempts: number;
   @ApiProperty({ example: null, nullable: true, type: String, description: 'Why the last attempt did not go (it is tried again).' }) lasterror: string | null;
   @ApiProperty({ example: null, nullable: true, type: String, description: 'FAILED or CANCELLED: why (the gateway’s reason when it gave one).' }) failurereason: string | null;
   @ApiProperty({ example: 'ATXid_0f1e2d3c', nullable: true, type: String }) gatewaymessageid: string | null;

@@ -32,8 +32,8 @@ export class RecentPaymentsRequest {
 }
 
 export class PaymentResponse implements PaymentView {
-  @ApiProperty({ example: 1001 }) paymentid: number;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 1001 }) paymentid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ example: 45000 }) amount: number;
   @ApiProperty({ example: 'CASH-2026-000123' }) reference: string;
   @ApiProperty({ example: 'Cash at Kampala branch' }) narration: string;
@@ -83,7 +83,7 @@ export class CallbackRequest {
 export class CallbackResponse implements CallbackAnswer {
   @ApiProperty({ example: 'Payment applied.' }) message: string;
   @ApiProperty({ enum: CallbackOutcome, example: 'APPLIED' }) status: CallbackOutcome;
-  @ApiProperty({ example: 42, required: false }) customerid?: number;
+  @ApiProperty({ type: 'integer', example: 42, required: false }) customerid?: number;
 }
 
 export class LookupRequest {
@@ -95,10 +95,10 @@ export class LookupRequest {
 }
 
 export class LookupResponse implements LookupAnswer {
-  @ApiProperty({ example: 12, description: 'Transactions the provider reported for the range.' }) checked: number;
-  @ApiProperty({ example: 2, description: 'Newly credited, including stored unmatched ones that now match.' }) applied: number;
-  @ApiProperty({ example: 9, description: 'Already recorded before.' }) duplicates: number;
-  @ApiProperty({ example: 1, description: 'Stored, but no customer has their tag.' }) unmatched: number;
+  @ApiProperty({ type: 'integer', example: 12, description: 'Transactions the provider reported for the range.' }) checked: number;
+  @ApiProperty({ type: 'integer', example: 2, description: 'Newly credited, including stored unmatched ones that now match.' }) applied: number;
+  @ApiProperty({ type: 'integer', example: 9, description: 'Already recorded before.' }) duplicates: number;
+  @ApiProperty({ type: 'integer', example: 1, description: 'Stored, but no customer has their tag.' }) unmatched: number;
 }
 
 export class AssignRequest {
@@ -112,7 +112,7 @@ export class AssignRequest {
 export class AssignResponse {
   @ApiProperty({ example: 'Payment applied.' }) message: string;
   @ApiProperty({ example: 'MP240115.1234.A56789' }) transactionid: string;
-  @ApiProperty({ example: 42 }) customerid: number;
+  @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ type: PaymentResponse }) payment: PaymentResponse;
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }

@@ -18,7 +18,7 @@ export class PaymentsPerDayQuery {
 
 export class DayPaymentsResponse implements DayPayments {
   @ApiProperty({ example: '2026-03-01', format: 'date' }) date: string;
-  @ApiProperty({ example: 14, description: 'Payments received that business day (every type, deposits included).' }) payments: number;
+  @ApiProperty({ type: 'integer', example: 14, description: 'Payments received that business day (every type, deposits included).' }) payments: number;
   @ApiProperty({ example: 420000, description: 'Their sum.' }) amount: number;
 }
 

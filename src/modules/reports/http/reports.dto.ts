@@ -45,10 +45,10 @@ export class CollectionRateResponse implements CollectionRate {
 
 /** Deals counted by their status today; every status is listed, zeros included. */
 export class DealsByStatusResponse implements DealsByStatus {
-  @ApiProperty({ example: 120 }) LOCKED: number;
-  @ApiProperty({ example: 860 }) UNLOCKED: number;
-  @ApiProperty({ example: 45 }) PAID_OFF: number;
-  @ApiProperty({ example: 3 }) REPOSSESSED: number;
+  @ApiProperty({ type: 'integer', example: 120 }) LOCKED: number;
+  @ApiProperty({ type: 'integer', example: 860 }) UNLOCKED: number;
+  @ApiProperty({ type: 'integer', example: 45 }) PAID_OFF: number;
+  @ApiProperty({ type: 'integer', example: 3 }) REPOSSESSED: number;
 }
 
 export class PortfolioResponse implements PortfolioReport {

@@ -71,7 +71,7 @@ export class ChangePasswordRequest extends UserIdRequest {
 }
 
 export class UserResponse implements Pick<UserView, 'id' | 'username' | 'role'> {
-  @ApiProperty({ example: 2 }) id: number;
+  @ApiProperty({ type: 'integer', example: 2 }) id: number;
   @ApiProperty({ example: 'operator1' }) username: string;
   @ApiProperty({ enum: Role, example: Role.OPERATOR }) role: Role;
 }
