@@ -1799,7 +1799,7 @@ export interface components {
              */
             date: string;
             /**
-             * @description Payments received that business day (every type, deposits included).
+             * @description Payments received that business day (deposits included; an imported deal’s opening balance is not cash received and is left out).
              * @example 14
              */
             payments: number;

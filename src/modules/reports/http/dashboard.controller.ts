@@ -18,7 +18,7 @@ export class PaymentsPerDayQuery {
 
 export class DayPaymentsResponse implements DayPayments {
   @ApiProperty({ example: '2026-03-01', format: 'date' }) date: string;
-  @ApiProperty({ type: 'integer', example: 14, description: 'Payments received that business day (every type, deposits included).' }) payments: number;
+  @ApiProperty({ type: 'integer', example: 14, description: 'Payments received that business day (deposits included; an imported deal’s opening balance is not cash received and is left out).' }) payments: number;
   @ApiProperty({ example: 420000, description: 'Their sum.' }) amount: number;
 }
 
