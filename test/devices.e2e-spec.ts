@@ -179,8 +179,12 @@ describe('Device locking, bonus days and repossession', () => {
     const a = await registerCustomer(t, dealid);
     await pay(a.customerid, 540000);
     await post('/finance/device/sync-status', { customerid: a.customerid }).expect(200);
-    // the device came back and was financed again (DESIGN part 10 frees a paid-off deal's IMEI)
+    // the device came back and was financed again (DESIGN part 10 frees a paid-off deal's IMEI): released for good before, it is locked now
+    await worker.drain();
     const b = await registerCustomer(t, dealid, { imei: a.imei });
+    expect(await commands(b.customerid)).toEqual([expect.objectContaining({ action: 'LOCK', reason: 'financed again' })]);
+    await worker.drain();
+    expect(lock.devices.get(a.imei)).toMatchObject({ action: 'LOCK', payg: b.payg });
     await pay(b.customerid, 45000);
     const before = (await commands(a.customerid)).length;
     const message = `Customer ${a.customerid}'s device (IMEI ${a.imei}) is now on customer ${b.customerid}'s deal: this contract no longer commands it.`;
@@ -190,6 +194,47 @@ describe('Device locking, bonus days and repossession', () => {
     expect((await t.http.get(`/finance/customers/${a.customerid}`).set('x-access-token', operator).expect(200)).body.deal.status).toBe('PAID_OFF');
     await worker.drain();
     expect(lock.devices.get(a.imei)).toMatchObject({ action: 'UNLOCK', payg: b.payg });
+  });
+
+  it('lets a closed contract command its device no more once it is financed again, whatever the new deal’s state', async () => {
+    // A paid off; B on the same device repossessed: A may not re-push its release
+    const a = await registerCustomer(t, dealid);
+    await pay(a.customerid, 540000);
+    const b = await registerCustomer(t, dealid, { imei: a.imei });
+    await post('/finance/contracts/repossess', { customerid: b.customerid, reason: 'stolen' }).expect(200);
+    const message = `Customer ${a.customerid}'s device (IMEI ${a.imei}) is now on customer ${b.customerid}'s deal: this contract no longer commands it.`;
+    expect((await post('/finance/device/sync-status', { customerid: a.customerid }).expect(409)).body).toEqual({ message });
+    await worker.drain();
+    expect(lock.devices.get(a.imei)).toMatchObject({ action: 'PERMANENT_LOCK', payg: b.payg });
+
+    // C unlocked for an hour, then repossessed; D on the same device pays: C's unlock ending must not lock D's phone
+    const c = await registerCustomer(t, dealid);
+    await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 1 }).expect(200);
+    await post('/finance/contracts/repossess', { customerid: c.customerid, reason: 'returned' }).expect(200);
+    const d = await registerCustomer(t, dealid, { imei: c.imei });
+    await pay(d.customerid, 45000);
+    t.clock.set(new Date('2026-03-10T09:30:00Z'));
+    await jobs.endTemporaryUnlocks();
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['PERMANENT_LOCK', 'TEMP_UNLOCK']);
+    await worker.drain();
+    expect(lock.devices.get(c.imei)).toMatchObject({ action: 'UNLOCK', payg: d.payg, nextpaymentdate: '2026-04-09' });
+  });
+
+  it('keeps a temporary unlock running when bonus days leave the deal locked: its end tells the device', async () => {
+    const c = await registerCustomer(t, dealid); // paid up to 2026-03-10
+    t.clock.set(new Date('2026-03-20T08:00:00Z'));
+    await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 24 }).expect(200);
+    const res = await post('/finance/customers/bonus', { customerid: c.customerid, days: 1 }).expect(200);
+    expect(res.body.deal).toMatchObject({ status: 'LOCKED', nextpaymentdate: '2026-03-11', bonusdays: 1 });
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['TEMP_UNLOCK']);
+    await worker.drain();
+    expect(lock.devices.get(c.imei)).toMatchObject({ action: 'TEMP_UNLOCK', unlockuntil: '2026-03-21T08:00:00.000Z' });
+    // bonus days that unlock the deal are told at once
+    await post('/finance/customers/bonus', { customerid: c.customerid, days: 20 }).expect(200);
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'SYNC', nextpaymentdate: '2026-03-31' });
+    t.clock.set(new Date('2026-03-21T08:00:00Z'));
+    await jobs.endTemporaryUnlocks();
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'SYNC', reason: 'temporary unlock ended', nextpaymentdate: '2026-03-31' });
   });
 
   it('gives bonus days on both routes: date extended, balance untouched, grant recorded, SYNC queued', async () => {

@@ -28,6 +28,7 @@ import { CommandsInOrderPerDevice1766361600000 } from './migrations/176636160000
 import { RetryFailedImports1766448000000 } from './migrations/1766448000000-RetryFailedImports.js';
 import { SmsLeaseToken1766534400000 } from './migrations/1766534400000-SmsLeaseToken.js';
 import { NamesInNfc1766620800000 } from './migrations/1766620800000-NamesInNfc.js';
+import { DealsByDevice1766707200000 } from './migrations/1766707200000-DealsByDevice.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -57,4 +58,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   RetryFailedImports1766448000000,
   SmsLeaseToken1766534400000,
   NamesInNfc1766620800000,
+  DealsByDevice1766707200000,
 ];

@@ -289,7 +289,7 @@ export interface paths {
         put?: never;
         /**
          * Repossess: end the contract and lock the device for good
-         * @description Contract, deal and customer become REPOSSESSED, with the reason and time kept; PERMANENT_LOCK is queued. Later payments are recorded but unlock nothing. A second repossession is 409, and so is a paid-off deal whose device (IMEI) is now on another customer’s deal.
+         * @description Contract, deal and customer become REPOSSESSED, with the reason and time kept; PERMANENT_LOCK is queued. Later payments are recorded but unlock nothing. A second repossession is 409, and so is a paid-off deal whose device (IMEI) has been financed again (another customer’s deal is on it).
          *
          *     Roles: ADMIN, OPERATOR.
          */
@@ -639,7 +639,7 @@ export interface paths {
         put?: never;
         /**
          * Re-push the current deal state to the device
-         * @description Queues SYNC with the current nextpaymentdate (RELEASE again for a paid-off deal). 409, and nothing queued, when nextpaymentdate is not in the future, the deal is repossessed, or the deal is paid off and its device (IMEI) is now on another customer’s deal.
+         * @description Queues SYNC with the current nextpaymentdate (RELEASE again for a paid-off deal). 409, and nothing queued, when nextpaymentdate is not in the future, the deal is repossessed, or the deal is paid off and its device (IMEI) has been financed again (another customer’s deal is on it).
          *
          *     Roles: ADMIN, OPERATOR.
          */

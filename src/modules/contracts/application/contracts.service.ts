@@ -147,10 +147,13 @@ export class ContractsService {
     const state = deriveDealState(terms, [input.deposit], 0, today, false);
     const customerDealId = await this.contracts.insert(em, newContract(input, today, state));
     await this.ledger.record(em, depositEntry(input, customerDealId));
+    const device = { customerId: input.customerId, imei: input.imei, serialnumber: null, payg: input.payg };
     if (state.status === DealStatus.PAID_OFF) {
       // a deposit of the whole price is a cash sale: the device is released at once
-      const device = { customerId: input.customerId, imei: input.imei, serialnumber: null, payg: input.payg };
       await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
+    } else if (await this.contracts.olderDealOnDevice(em, input.imei, customerDealId)) {
+      // a device financed again was last told its old deal's end (released, or locked for good): it hears the new deal's state
+      await this.commands.enqueue(em, { device, action: commandForState(state.status), nextpaymentdate: state.nextpaymentdate, reason: 'financed again', createdBy: input.createdBy });
     }
     // payments that arrived under this PAYG code before the customer existed are applied now
     await this.events.dealOpened(em, openedEvent(input, customerDealId));
@@ -258,7 +261,9 @@ export class ContractsService {
     await this.contracts.insertBonusGrant(em, row.id, days, actor.id, route);
     const bonusdays = row.bonusdays + days;
     const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), bonusdays, this.businessClock.today(), false);
-    return this.save(em, row, after, bonusdays, `${days} bonus days`, actor.id, DeviceAction.SYNC);
+    // days that leave the deal locked would end a temporary unlock early (a SYNC with a past date): the unlock's end tells the device
+    const quiet = after.status === DealStatus.LOCKED && (await this.commands.temporarilyUnlocked(em, [row.customer_id], this.clock.now())).has(row.customer_id);
+    return this.save(em, row, after, bonusdays, `${days} bonus days`, actor.id, quiet ? NO_COMMAND : DeviceAction.SYNC);
   }
 
   /** Bonus days in a transaction of their own, with the answer customers/bonus and device/bonus-days give. */
@@ -307,14 +312,19 @@ export class ContractsService {
   }
 
   /**
-   * A paid-off contract's device may have been financed again (DESIGN part 10 frees its IMEI): from
-   * then on the device is the new deal's, and the old contract must not release or lock it.
-   * A deal still being paid for holds its IMEI alone (unique), so only a paid-off one can find another.
+   * A closed contract's device may have been financed again (DESIGN part 10 frees its IMEI): from
+   * then on the device is the newest deal's, whatever that deal's state, and the old contract must
+   * not release, lock or re-push it. A deal still being paid for holds its IMEI alone (unique), so
+   * only a paid-off or repossessed one can have a newer deal on its device.
    */
+  private async deviceMovedOnFrom(em: EntityManager, row: ContractRow): Promise<number | null> {
+    if (row.status !== DealStatus.PAID_OFF && row.status !== DealStatus.REPOSSESSED) return null;
+    return this.contracts.newerDealOnDevice(em, row.imei, row.id);
+  }
+
   private async assertCommandsDevice(em: EntityManager, row: ContractRow): Promise<void> {
-    if (row.status !== DealStatus.PAID_OFF) return;
-    const paying = await this.contracts.customerPayingOnDevice(em, row.imei, row.id);
-    if (paying !== null) throw deviceMovedOn(row.customer_id, row.imei, paying);
+    const newer = await this.deviceMovedOnFrom(em, row);
+    if (newer !== null) throw deviceMovedOn(row.customer_id, row.imei, newer);
   }
 
   /** Contract and deal repossessed (customers marks the customer on the deal event); the device locked for good. */
@@ -356,7 +366,10 @@ export class ContractsService {
       const expired = await this.commands.claimExpiredTempUnlocks(em, this.clock.now(), limit);
       for (const t of expired) {
         const row = await this.lock(em, t.customerId);
-        await this.commands.enqueue(em, { device: deviceOf(row), action: commandForState(row.status), nextpaymentdate: row.nextpaymentdate, reason: 'temporary unlock ended', createdBy: null });
+        // a device financed again since hears its new deal's state, not this one's
+        if ((await this.deviceMovedOnFrom(em, row)) === null) {
+          await this.commands.enqueue(em, { device: deviceOf(row), action: commandForState(row.status), nextpaymentdate: row.nextpaymentdate, reason: 'temporary unlock ended', createdBy: null });
+        }
         await this.commands.markRestored(em, t.id);
       }
       return expired.length;

@@ -33,7 +33,7 @@ export class ContractsController {
   @Post('repossess')
   @Endpoint({
     summary: 'Repossess: end the contract and lock the device for good',
-    description: 'Contract, deal and customer become REPOSSESSED, with the reason and time kept; PERMANENT_LOCK is queued. Later payments are recorded but unlock nothing. A second repossession is 409, and so is a paid-off deal whose device (IMEI) is now on another customer’s deal.',
+    description: 'Contract, deal and customer become REPOSSESSED, with the reason and time kept; PERMANENT_LOCK is queued. Later payments are recorded but unlock nothing. A second repossession is 409, and so is a paid-off deal whose device (IMEI) has been financed again (another customer’s deal is on it).',
     roles: [Role.OPERATOR],
     response: RepossessResponse,
     errors: [404, 409],

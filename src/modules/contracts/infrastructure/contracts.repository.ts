@@ -146,10 +146,20 @@ export class ContractsRepository {
     );
   }
 
-  /** The customer whose deal still being paid for (LOCKED or UNLOCKED) is on this IMEI, other than deal `exceptId`; null when none. */
-  async customerPayingOnDevice(em: EntityManager, imei: string, exceptId: number): Promise<number | null> {
-    const rows = (await em.query(`SELECT customer_id FROM customer_deals WHERE imei = $1 AND id <> $2 AND status IN ('LOCKED', 'UNLOCKED') LIMIT 1`, [imei, exceptId])) as Array<{ customer_id: number }>;
+  /**
+   * The customer of the newest deal opened on this IMEI after deal `dealId`, or null: a device
+   * financed again belongs to its newest deal (an IMEI is free again once its deal is PAID_OFF or
+   * REPOSSESSED, DESIGN part 10), whatever that deal's state now.
+   */
+  async newerDealOnDevice(em: EntityManager, imei: string, dealId: number): Promise<number | null> {
+    const rows = (await em.query(`SELECT customer_id FROM customer_deals WHERE imei = $1 AND id > $2 ORDER BY id DESC LIMIT 1`, [imei, dealId])) as Array<{ customer_id: number }>;
     return rows[0]?.customer_id ?? null;
+  }
+
+  /** Whether a deal older than `dealId` was on this IMEI: the device was financed before, and was told that deal's state. */
+  async olderDealOnDevice(em: EntityManager, imei: string, dealId: number): Promise<boolean> {
+    const rows = (await em.query(`SELECT 1 FROM customer_deals WHERE imei = $1 AND id < $2 LIMIT 1`, [imei, dealId])) as unknown[];
+    return rows.length > 0;
   }
 
   /** Unlocked deals whose paid-up date lies in (after, until]: what reminders are about. */

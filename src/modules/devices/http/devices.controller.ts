@@ -49,7 +49,7 @@ export class DevicesController {
   @Post('sync-status')
   @Endpoint({
     summary: 'Re-push the current deal state to the device',
-    description: 'Queues SYNC with the current nextpaymentdate (RELEASE again for a paid-off deal). 409, and nothing queued, when nextpaymentdate is not in the future, the deal is repossessed, or the deal is paid off and its device (IMEI) is now on another customer’s deal.',
+    description: 'Queues SYNC with the current nextpaymentdate (RELEASE again for a paid-off deal). 409, and nothing queued, when nextpaymentdate is not in the future, the deal is repossessed, or the deal is paid off and its device (IMEI) has been financed again (another customer’s deal is on it).',
     roles: [Role.OPERATOR],
     response: SyncResponse,
     errors: [404, 409],
