@@ -56,20 +56,7 @@ export class CustomersRepository {
   /** Many customers in one statement (an import), with their serial numbers: the ids in the order given. */
   async insertCustomers(
     em: EntityManager,
-    cs: Array<{
-      userId: number;
-      accountId: number;
-      fullname: string;
-      telephone: string;
-      guarantorname: string;
-      guarantorcontact: string;
-      imei: string;
-      payg: string;
-      serialnumber: string | null;
-      status: CustomerStatus;
-      salesstage: SalesStage | null;
-      createdBy: number;
-    }>,
+    cs: Array<CustomerIdentity & { userId: number; accountId: number; serialnumber: string | null; status: CustomerStatus; salesstage: SalesStage | null; createdBy: number }>,
   ): Promise<number[]> {
     if (cs.length === 0) return [];
     const column = <K extends keyof (typeof cs)[number]>(key: K) => cs.map((c) => c[key]);
