@@ -23,7 +23,7 @@ export class SendMessageRequest {
   @TextField({
     max: OPERATOR_TEXT_MAX,
     example: 'Hello, our agent will visit you on Friday to check the solar panel.',
-    description: `At most ${OPERATOR_TEXT_MAX} characters (three SMS in the GSM-7 alphabet; any other character makes it UCS-2, 67 characters a part). Sent at once, whatever the hour or the customer’s opt-out (which concerns reminders).`,
+    description: `At most ${OPERATOR_TEXT_MAX} characters (three SMS of plain GSM-7 text; each of € [ ] { } ~ ^ | \\ counts twice, so a text holding them may take more parts; any character outside GSM-7 makes it UCS-2, 67 characters a part). The segments it takes are stored with it. Sent at once, whatever the hour or the customer’s opt-out (which concerns reminders).`,
   })
   text: string;
 }
