@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { freePort } from './support/ports.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -83,6 +83,16 @@ describe('npm start with no configuration', () => {
       third.stderr.on('data', (d) => (stderr += String(d)));
       expect(await new Promise((resolve) => third.once('exit', resolve))).toBe(1);
       expect(stderr).toMatch(/start-up failed: the embedded PostgreSQL in .* is in use by process \d+/);
+      expect((await fetch(`http://127.0.0.1:${env.PORT}/health`)).status).toBe(200);
+      // a cluster nobody is named as starting (a release before this one started it, maybe still running) is not stopped either
+      const location = join(dataDir, 'pg-location');
+      const clusterParent = existsSync(location) ? dirname(readFileSync(location, 'utf8').trim()) : dataDir;
+      rmSync(join(clusterParent, 'pg-owner.pid'));
+      const fourth = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(await freePort()) } });
+      let said = '';
+      fourth.stderr.on('data', (d) => (said += String(d)));
+      expect(await new Promise((resolve) => fourth.once('exit', resolve))).toBe(1);
+      expect(said).toMatch(/is in use by PostgreSQL process \d+, started by a process this start cannot name/);
       expect((await fetch(`http://127.0.0.1:${env.PORT}/health`)).status).toBe(200);
     } finally {
       expect(await stop(second.proc)).toBe(0);

