@@ -553,6 +553,29 @@ describe('CSV imports and exports', () => {
     expect(await t.db.query(`SELECT attstorage FROM pg_attribute WHERE attrelid = 'import_jobs'::regclass AND attname = 'content'`)).toEqual([{ attstorage: 'e' }]);
   });
 
+  it('welcomes nobody it imports repossessed, and imports no closed deal onto a device the book already has', async () => {
+    const withState = (rows: Array<Record<string, string>>) => Buffer.from(`${[`${HEADER},dealstatus`, ...rows.map(line)].join('\r\n')}\r\n`, 'utf8');
+    const res = await upload(withState([{ ...good(), dealstatus: 'REPOSSESSED' }, { ...good(), dealstatus: '' }]), { kind: 'customers', mode: 'apply', source: 'notify-repossessed', notify: 'true' });
+    expect(await finished(res.body.importid)).toMatchObject({ status: 'DONE', applied: 2 });
+    const welcomed = await t.db.query(
+      `SELECT cd.status FROM sms_messages m JOIN import_rows ir ON ir.customer_id = m.customer_id JOIN customer_deals cd ON cd.customer_id = m.customer_id
+       WHERE ir.import_id = $1 AND m.kind = 'REGISTERED'`,
+      [res.body.importid],
+    );
+    expect(welcomed).toHaveLength(1);
+    expect(welcomed[0].status).not.toBe('REPOSSESSED');
+
+    // a device the book has (here paid off): a repossessed or paid-off deal may not be brought in on it, a deal still being paid may
+    const owner = await registerCustomer(t, dealid, { deposit: 600000 });
+    const onIt = (over: Record<string, string>) => ({ ...good(), imei: owner.imei, ...over });
+    for (const closed of [onIt({ dealstatus: 'REPOSSESSED' }), onIt({ amountpaid: '600000.00', dealstatus: '' })]) {
+      const validate = await upload(withState([closed]), { kind: 'customers', mode: 'validate' });
+      expect(validate.body.errors).toEqual([{ row: 2, field: 'imei', message: `IMEI ${owner.imei} is on a deal this book has already: a repossessed or paid-off deal cannot be imported onto it.` }]);
+    }
+    const active = await upload(withState([onIt({ dealstatus: '' })]), { kind: 'customers', mode: 'validate' });
+    expect(active.body).toMatchObject({ valid: 1, errorcount: 0 });
+  });
+
   it('sends migrated customers the REGISTERED message only when asked (notify=true)', async () => {
     const rows = [0, 1].map((i) => ({ ...good(), externalid: `NOTIFY-${i}` }));
     const res = await upload(csv(rows.map(line)), { kind: 'customers', mode: 'apply', source: 'notify', notify: 'true' });

@@ -3,7 +3,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { ContractsModule } from '../contracts/contracts.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
-import { LookupJob } from './application/lookup.job.js';
+import { LookupJob, MatchWaitingJob } from './application/lookup.job.js';
 import { MobileMoneyService } from './application/mobile-money.service.js';
 import { PaymentsService } from './application/payments.service.js';
 import { AmlogsController } from './http/amlogs.controller.js';
@@ -14,7 +14,7 @@ import { MobileMoneyRepository } from './infrastructure/mobile-money.repository.
 @Module({
   imports: [CustomersModule, ContractsModule, AccountsModule],
   controllers: [PaymentsController, AmlogsController],
-  providers: [PaymentsService, MobileMoneyService, MobileMoneyRepository, LookupJob, { provide: MobileMoneyProvider, inject: [AppConfig], useFactory: (config: AppConfig) => new HttpMobileMoneyProvider(config.mobileMoney) }],
+  providers: [PaymentsService, MobileMoneyService, MobileMoneyRepository, LookupJob, MatchWaitingJob, { provide: MobileMoneyProvider, inject: [AppConfig], useFactory: (config: AppConfig) => new HttpMobileMoneyProvider(config.mobileMoney) }],
   exports: [MobileMoneyService],
 })
 export class PaymentsModule {}

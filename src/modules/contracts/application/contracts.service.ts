@@ -206,7 +206,7 @@ export class ContractsService {
         createdBy: input.createdBy,
       })),
     );
-    await this.events.dealsOpened(em, inputs.map((input, i) => openedEvent(input, ids[i])), options);
+    await this.events.dealsOpened(em, inputs.map((input, i) => ({ ...openedEvent(input, ids[i]), repossessed: input.repossessed })), { ...options, imported: true });
   }
 
   /** For messages: unlocked deals whose paid-up date lies in (after, until] (reminders). */

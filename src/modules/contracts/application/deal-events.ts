@@ -22,10 +22,19 @@ export interface DealOpened {
   payg: string;
   deposit: Money;
   accountnumber: string;
+  /** opened repossessed (an import of a book that had repossessed it): nobody to welcome */
+  repossessed?: boolean;
 }
 
-/** `notify`: whether the customers are told (a registration always; an import only when asked, DESIGN part 12). */
-export type DealOpenedListener = (em: EntityManager, opened: DealOpened[], options: { notify: boolean }) => Promise<void>;
+/**
+ * `notify`: whether the customers are told (a registration always; an import only when asked, DESIGN part 12).
+ * `imported`: the deals of an import's chunk (thousands at once), not one registration.
+ */
+export interface DealsOpenedOptions {
+  notify: boolean;
+  imported: boolean;
+}
+export type DealOpenedListener = (em: EntityManager, opened: DealOpened[], options: DealsOpenedOptions) => Promise<void>;
 
 /**
  * A row another module writes inside the statement that records a payment (ContractsRepository's
@@ -90,10 +99,10 @@ export class DealEvents {
   }
 
   async dealOpened(em: EntityManager, opened: DealOpened): Promise<void> {
-    await this.dealsOpened(em, [opened], { notify: true });
+    await this.dealsOpened(em, [opened], { notify: true, imported: false });
   }
 
-  async dealsOpened(em: EntityManager, opened: DealOpened[], options: { notify: boolean }): Promise<void> {
+  async dealsOpened(em: EntityManager, opened: DealOpened[], options: DealsOpenedOptions): Promise<void> {
     for (const listener of this.openedListeners) await listener(em, opened, options);
   }
 

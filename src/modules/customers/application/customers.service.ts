@@ -157,8 +157,8 @@ export class CustomersService implements OnModuleInit {
     }
   }
 
-  /** For imports: which of these telephones (E.164), PAYG codes (any letter case) and IMEIs of deals still being paid are taken. */
-  takenIdentifiers(candidates: { telephones: string[]; paygs: string[]; imeis: string[] }, em?: EntityManager): Promise<{ telephones: Set<string>; paygs: Set<string>; imeis: Set<string> }> {
+  /** For imports: which of these telephones (E.164), PAYG codes (any letter case) and IMEIs of deals still being paid are taken, and which IMEIs any deal has. */
+  takenIdentifiers(candidates: { telephones: string[]; paygs: string[]; imeis: string[] }, em?: EntityManager): Promise<{ telephones: Set<string>; paygs: Set<string>; imeis: Set<string>; knownImeis: Set<string> }> {
     return this.customers.takenIdentifiers(candidates, em);
   }
 
@@ -226,6 +226,11 @@ export class CustomersService implements OnModuleInit {
       throw error;
     }
     if (!found) throw customerNotFound(customerId);
+  }
+
+  /** Whether some customer's PAYG code is this tag (letter case ignored), read in the caller's transaction. */
+  hasTag(em: EntityManager, tag: string): Promise<boolean> {
+    return this.customers.hasTag(em, tag);
   }
 
   async assertExists(customerId: number, em?: EntityManager): Promise<void> {

@@ -5,6 +5,7 @@ import { containsPattern, param } from '../../../common/database/sql.js';
 import { ACCOUNT_COLUMNS, JOIN_ACCOUNT } from '../../accounts/account.sql.js';
 import { CONTRACT_OF_CUSTOMER_COLUMNS, ContractOfCustomer, JOIN_CONTRACT } from '../../contracts/contract.sql.js';
 import { CustomerIdentity, CustomerStatus, SalesStage } from '../domain/customer.js';
+import { CUSTOMER_BY_TAG } from '../customer.sql.js';
 
 /** One customer with account and deal, as the views need it (one query, no N+1). */
 export interface CustomerRow extends ContractOfCustomer, CustomerIdentity {
@@ -94,11 +95,12 @@ export class CustomersRepository {
       `SELECT 't' AS k, telephone AS v FROM customers WHERE telephone = ANY($1)
        UNION ALL SELECT 't', username FROM users WHERE username = ANY($1)
        UNION ALL SELECT 'p', lower(payg) FROM customers WHERE lower(payg) = ANY($2)
-       UNION ALL SELECT 'i', imei FROM customer_deals WHERE imei = ANY($3) AND status IN ('LOCKED', 'UNLOCKED')`,
+       UNION ALL SELECT CASE WHEN status IN ('LOCKED', 'UNLOCKED') THEN 'i' ELSE 'd' END, imei FROM customer_deals WHERE imei = ANY($3)`,
       [c.telephones, c.paygs.map((p) => p.toLowerCase()), c.imeis],
     )) as Array<{ k: string; v: string }>;
     const of = (k: string) => new Set(rows.filter((r) => r.k === k).map((r) => r.v));
-    return { telephones: of('t'), paygs: of('p'), imeis: of('i') };
+    // imeis: on a deal still being paid for; knownImeis: on any deal the book has (closed ones too)
+    return { telephones: of('t'), paygs: of('p'), imeis: of('i'), knownImeis: new Set([...of('i'), ...of('d')]) };
   }
 
   async byPaygsOrIds(paygs: string[], ids: number[], em?: EntityManager) {
@@ -108,6 +110,11 @@ export class CustomersRepository {
     )) as Array<{ id: number; payg: string }>;
     // the oldest holder of a legacy duplicate code wins, as in idByPayg (rows come newest first, later sets overwrite)
     return { byPayg: new Map(rows.map((r) => [r.payg, r.id])), ids: new Set(rows.map((r) => r.id)) };
+  }
+
+  async hasTag(em: EntityManager, tag: string): Promise<boolean> {
+    const rows = (await em.query(CUSTOMER_BY_TAG('$1'), [tag])) as unknown[];
+    return rows.length > 0;
   }
 
   async exists(id: number, em?: EntityManager): Promise<boolean> {

@@ -142,8 +142,14 @@ export class ImportValidator {
       const fail = (field: string, message: string) => rowErrors.push({ row: r.row, field, message });
       if (telephones.check(r.row, r.telephone, r.telephone, rowErrors) && taken.telephones.has(r.telephone)) fail('telephone', `Telephone ${r.telephone} is already registered.`);
       if (paygs.check(r.row, paygKey(r.payg), r.payg, rowErrors) && taken.paygs.has(paygKey(r.payg))) fail('payg', `PAYG code ${r.payg} is already assigned to another customer.`);
-      if (imeis.check(r.row, r.imei, r.imei, rowErrors) && taken.imeis.has(r.imei)) fail('imei', `IMEI ${r.imei} is already registered to another customer.`);
       const deal = deals.get(r.dealid)!;
+      if (imeis.check(r.row, r.imei, r.imei, rowErrors)) {
+        if (taken.imeis.has(r.imei)) fail('imei', `IMEI ${r.imei} is already registered to another customer.`);
+        else if (taken.knownImeis.has(r.imei) && (r.repossessed || (typeof deal !== 'string' && r.amountpaid.gte(deal.terms.totalamount)))) {
+          // a closed deal brought in later would become the device's newest and command it over the deal the book has on it
+          fail('imei', `IMEI ${r.imei} is on a deal this book has already: a repossessed or paid-off deal cannot be imported onto it.`);
+        }
+      }
       if (typeof deal === 'string') fail('dealid', deal);
       else {
         try {

@@ -106,7 +106,8 @@ export class MessagesService implements OnModuleInit {
   onModuleInit(): void {
     this.dealEvents.writeWithPayment(this.messages.receiptRow);
     this.dealEvents.subscribeOpened(async (em, opened, { notify }) => {
-      if (notify) await this.onRegistered(em, opened);
+      // an imported repossessed customer has nothing to be welcomed to
+      if (notify) await this.onRegistered(em, opened.filter((o) => !o.repossessed));
     });
     this.dealEvents.subscribe((em, change) => this.onDealChanged(em, change));
   }

@@ -34,3 +34,24 @@ export class LookupJob {
     });
   }
 }
+
+/**
+ * Every two minutes, with a provider or without: stored unmatched payments whose tag has since become
+ * a customer's PAYG code are credited. Registration and lock-update apply them in their own
+ * transaction, and a callback racing a registration waits for it; this round catches what raced an
+ * import (whose codes are not locked one by one) or anything else that slipped between two commits.
+ */
+@Injectable()
+export class MatchWaitingJob {
+  private readonly logger = new Logger('MatchWaitingJob');
+
+  constructor(private readonly mobileMoney: MobileMoneyService) {}
+
+  @Scheduled('match-waiting-payments', () => ({ everyMs: 120_000 }))
+  async run(): Promise<number> {
+    let total = 0;
+    for (let n = -1; n !== 0; total += n) n = await this.mobileMoney.applyMatchable();
+    if (total) this.logger.log(`credited ${total} waiting payments whose PAYG code now has a customer`);
+    return total;
+  }
+}

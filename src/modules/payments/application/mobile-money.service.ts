@@ -75,9 +75,11 @@ export class MobileMoneyService implements OnModuleInit {
 
   onModuleInit(): void {
     // a payment that arrived before its customer was registered is applied at registration
-    this.dealEvents.subscribeOpened(async (em, opened) => {
-      // a callback storing a payment under one of these codes right now waits for this transaction, or it waits for the callback
-      await this.notifications.lockTags(em, opened.map((o) => o.payg));
+    this.dealEvents.subscribeOpened(async (em, opened, { imported }) => {
+      // a callback storing a payment under one of these codes right now waits for this registration, or it waits for the
+      // callback. An import's thousands of codes are not locked (the lock table is finite, and callbacks would wait for
+      // the whole import): a payment it races is matched by the next matching round (matchWaiting) instead.
+      if (!imported) await this.notifications.lockTags(em, opened.map((o) => o.payg));
       // one cheap look for waiting payments (nearly always none), then only the tags that have some
       const tags = await this.notifications.unmatchedTags(em, opened.map((o) => o.payg));
       for (const tag of tags) await this.applyMatchable(em, tag);
@@ -136,6 +138,9 @@ export class MobileMoneyService implements OnModuleInit {
    */
   private async matchAfterRegistrations(em: EntityManager, id: string, tag: string): Promise<CallbackAnswer | null> {
     if (!tag) return null;
+    await this.notifications.lockTags(em, [tag]);
+    // nearly always still nobody's: one look, and the waiting rows under the tag are left alone
+    if (!(await this.customers.hasTag(em, tag))) return null;
     if ((await this.applyMatchable(em, tag)) === 0) return null;
     const row = (await this.notifications.find(id, em))!;
     if (row.status !== NotificationStatus.APPLIED) return null;
@@ -286,10 +291,14 @@ export class MobileMoneyService implements OnModuleInit {
     if (remote.status !== 'SUCCESS') return { reference, status: ReconStatus.FAILED, message: `The provider reports it ${remote.status}: nothing to credit.` };
     const amount = assessProviderAmount(remote.amount);
     if ('refuse' in amount) return { reference, status: ReconStatus.FAILED, message: `The provider reports it SUCCESS, but its ${amount.refuse}: nothing to credit.` };
-    if ('hold' in amount) {
-      if (!(await this.holdForOperator(remote, 'RECON', amount))) return this.recon(reference);
-      return { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${amount.reason}` };
+    if ('hold' in amount && !(await this.holdForOperator(remote, 'RECON', amount))) {
+      // stored meanwhile (a callback, a look-up): answered from what is stored, never by asking the provider again
+      const stored = await this.notifications.find(remote.id);
+      return stored?.status === NotificationStatus.APPLIED
+        ? { reference, status: ReconStatus.ALREADY_APPLIED, message: 'Already credited.' }
+        : { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${stored?.reason ?? amount.reason}` };
     }
+    if ('hold' in amount) return { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${amount.reason}` };
     const outcome = await this.receive({ id: remote.id, amount: remote.amount, tag: remote.tag }, 'RECON', remote);
     const status = outcome.status === CallbackOutcome.APPLIED ? ReconStatus.APPLIED : outcome.status === CallbackOutcome.UNMATCHED ? ReconStatus.UNMATCHED : ReconStatus.ALREADY_APPLIED;
     return { reference, status, message: outcome.message };
