@@ -82,7 +82,7 @@ export class MobileMoneyService implements OnModuleInit {
       if (!imported) await this.notifications.lockTags(em, opened.map((o) => o.payg));
       // one cheap look for waiting payments (nearly always none), then only the tags that have some
       const tags = await this.notifications.unmatchedTags(em, opened.map((o) => o.payg));
-      for (const tag of tags) await this.applyMatchable(em, tag);
+      for (const tag of tags) await (imported ? this.applyMatchable(em, tag) : this.applyMatchableLocked(em, tag));
     });
   }
 
@@ -141,7 +141,7 @@ export class MobileMoneyService implements OnModuleInit {
     await this.notifications.lockTags(em, [tag]);
     // nearly always still nobody's: one look, and the waiting rows under the tag are left alone
     if (!(await this.customers.hasTag(em, tag))) return null;
-    if ((await this.applyMatchable(em, tag)) === 0) return null;
+    if ((await this.applyMatchableLocked(em, tag)) === 0) return null;
     const row = (await this.notifications.find(id, em))!;
     if (row.status !== NotificationStatus.APPLIED) return null;
     return { message: 'Payment applied.', status: CallbackOutcome.APPLIED, customerid: row.customer_id! };
@@ -199,13 +199,18 @@ export class MobileMoneyService implements OnModuleInit {
   async applyMatchable(em?: EntityManager, tag?: string): Promise<number> {
     const run = async (tx: EntityManager) => {
       if (tag !== undefined) await this.notifications.lockTags(tx, [tag.trim()]);
-      let applied = 0;
-      for (const row of await this.notifications.lockMatchable(tx, 500, tag?.trim())) {
-        if (await this.applyWaiting(tx, row.id, row.match_id, Money.of(row.amount))) applied++;
-      }
-      return applied;
+      return this.applyMatchableLocked(tx, tag);
     };
     return em ? run(em) : this.dataSource.transaction(run);
+  }
+
+  /** applyMatchable for a caller that holds the tag's lock already (lockTags). */
+  private async applyMatchableLocked(tx: EntityManager, tag?: string): Promise<number> {
+    let applied = 0;
+    for (const row of await this.notifications.lockMatchable(tx, 500, tag?.trim())) {
+      if (await this.applyWaiting(tx, row.id, row.match_id, Money.of(row.amount))) applied++;
+    }
+    return applied;
   }
 
   private async applyWaiting(em: EntityManager, id: string, customerId: number, amount: Money): Promise<boolean> {
@@ -271,17 +276,20 @@ export class MobileMoneyService implements OnModuleInit {
     return this.notifications.insertHeld({ id: t.id, amount: amount.hold.toFixed(), tag: matchableTag(t.tag), source, raw: t }, amount.reason);
   }
 
+  /** What reconciliation answers for a notification this service has stored: matched again if it waits unmatched. */
+  private async settleStored(reference: string, row: NotificationRow): Promise<{ reference: string; status: ReconStatus; message: string }> {
+    if (row.status === NotificationStatus.APPLIED) return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'Already credited.' };
+    if (row.status === NotificationStatus.HELD) return { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${(row.reason ?? 'it could not be credited automatically').replace(/\.?$/, '.')}` };
+    const applied = await this.applyMatchable(undefined, row.tag);
+    return applied > 0
+      ? { reference, status: ReconStatus.APPLIED, message: 'Matched to a customer and credited.' }
+      : { reference, status: ReconStatus.UNMATCHED, message: row.tag ? `No customer has PAYG code ${row.tag} yet.` : 'The payer gave no PAYG code: assign it to a customer.' };
+  }
+
   /** Settles one transaction: what this service knows first, then the provider. */
   async recon(reference: string): Promise<{ reference: string; status: ReconStatus; message: string }> {
     const local = await this.notifications.find(reference);
-    if (local?.status === NotificationStatus.APPLIED) return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'Already credited.' };
-    if (local?.status === NotificationStatus.HELD) return { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${local.reason ?? 'it could not be credited automatically'}.` };
-    if (local) {
-      const applied = await this.applyMatchable(undefined, local.tag);
-      return applied > 0
-        ? { reference, status: ReconStatus.APPLIED, message: 'Matched to a customer and credited.' }
-        : { reference, status: ReconStatus.UNMATCHED, message: local.tag ? `No customer has PAYG code ${local.tag} yet.` : 'The payer gave no PAYG code: assign it to a customer.' };
-    }
+    if (local) return this.settleStored(reference, local);
     // a provider's transaction id is only ever a MOBILE_MONEY reference: an operator's receipt with the same text is another payment
     if (await this.ledger.referenceUsed(PaymentType.MOBILE_MONEY, reference)) {
       return { reference, status: ReconStatus.ALREADY_APPLIED, message: 'A mobile-money payment with this transaction id is already in the ledger.' };
@@ -291,14 +299,11 @@ export class MobileMoneyService implements OnModuleInit {
     if (remote.status !== 'SUCCESS') return { reference, status: ReconStatus.FAILED, message: `The provider reports it ${remote.status}: nothing to credit.` };
     const amount = assessProviderAmount(remote.amount);
     if ('refuse' in amount) return { reference, status: ReconStatus.FAILED, message: `The provider reports it SUCCESS, but its ${amount.refuse}: nothing to credit.` };
-    if ('hold' in amount && !(await this.holdForOperator(remote, 'RECON', amount))) {
+    if ('hold' in amount) {
+      if (await this.holdForOperator(remote, 'RECON', amount)) return { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${amount.reason}` };
       // stored meanwhile (a callback, a look-up): answered from what is stored, never by asking the provider again
-      const stored = await this.notifications.find(remote.id);
-      return stored?.status === NotificationStatus.APPLIED
-        ? { reference, status: ReconStatus.ALREADY_APPLIED, message: 'Already credited.' }
-        : { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${stored?.reason ?? amount.reason}` };
+      return this.settleStored(reference, (await this.notifications.find(remote.id))!);
     }
-    if ('hold' in amount) return { reference, status: ReconStatus.UNMATCHED, message: `Kept for an operator to assign: ${amount.reason}` };
     const outcome = await this.receive({ id: remote.id, amount: remote.amount, tag: remote.tag }, 'RECON', remote);
     const status = outcome.status === CallbackOutcome.APPLIED ? ReconStatus.APPLIED : outcome.status === CallbackOutcome.UNMATCHED ? ReconStatus.UNMATCHED : ReconStatus.ALREADY_APPLIED;
     return { reference, status, message: outcome.message };
