@@ -4,15 +4,13 @@ import type { FastifyRequest } from 'fastify';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
+import { CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
-import { IdField, IntField } from '../../../common/validation/fields.js';
+import { IntField } from '../../../common/validation/fields.js';
 import { BonusGrantedView, ContractsService } from '../application/contracts.service.js';
 import { CustomerDealResponse } from '../customer-deal.response.js';
 
-export class BonusDaysRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class BonusDaysRequest extends CustomerIdRequest {
   @IntField(1, 365, { example: 7 })
   days: number;
 }

@@ -3,15 +3,13 @@ import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
+import { CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
-import { IdField, TextField } from '../../../common/validation/fields.js';
+import { TextField } from '../../../common/validation/fields.js';
 import { ContractsService } from '../application/contracts.service.js';
 import { CustomerDealResponse } from '../customer-deal.response.js';
 
-export class RepossessRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class RepossessRequest extends CustomerIdRequest {
   @TextField({ example: 'Three months without payment; customer unreachable.' })
   reason: string;
 }

@@ -3,12 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
+import { CustomerIdParam, CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { Page, PageOf } from '../../../common/http/pagination.js';
 import { CustomersService } from '../application/customers.service.js';
 import {
-  CustomerIdParam,
-  CustomerIdRequest,
   CustomerListQuery,
   CustomerResponse,
   FindCustomerRequest,

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { EnumField, IdentifierField, IdField, ImeiField, MoneyField, PaygField, PersonNameField, QueryIdField, SearchField, TelephoneField } from '../../../common/validation/fields.js';
+import { EnumField, IdentifierField, IdField, ImeiField, MoneyField, PaygField, PersonNameField, SearchField, TelephoneField } from '../../../common/validation/fields.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
 import { CUSTOMER_STATUSES, CustomerStatus, SALES_STAGES, SalesStage } from '../domain/customer.js';
 import type { AccountView, CustomerView } from '../application/customer-views.js';
@@ -35,16 +36,6 @@ export class RegisterCustomerRequest {
 export class RegisterCustomerResponse {
   @ApiProperty({ example: 'Customer registered successfully.' }) message: string;
   @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
-}
-
-export class CustomerIdRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-}
-
-export class CustomerIdParam {
-  @QueryIdField({ example: 42 })
-  customerid: number;
 }
 
 export class SalesStageRequest extends CustomerIdRequest {

@@ -1,16 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { EnumField, IdentifierField, IdField, IntField, PaygField, QueryIdField } from '../../../common/validation/fields.js';
+import { EnumField, IdentifierField, IntField, PaygField, QueryIdField } from '../../../common/validation/fields.js';
 import type { CommandView } from '../../device-commands/application/device-commands.service.js';
 import { CommandStatus, DeviceAction } from '../../device-commands/domain/device-command.js';
 
 const COMMAND_STATUSES = Object.values(CommandStatus);
 const DEVICE_ACTIONS = Object.values(DeviceAction);
 
-export class LockUpdateRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class LockUpdateRequest extends CustomerIdRequest {
   @PaygField({ description: 'The final PAYG code: 3–64 letters, digits, dashes or underscores, unique regardless of letter case (409 when another customer holds it).' })
   payg: string;
 
@@ -18,18 +16,12 @@ export class LockUpdateRequest {
   serialnumber: string;
 }
 
-export class UnlockTempRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class UnlockTempRequest extends CustomerIdRequest {
   @IntField(1, 168, { example: 24 })
   hours: number;
 }
 
-export class SyncStatusRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-}
+export class SyncStatusRequest extends CustomerIdRequest {}
 
 export class CommandsQuery extends PageQuery {
   @QueryIdField({ optional: true, example: 42, description: 'Only this customer’s commands (404 when the customer does not exist); without it, every customer’s.' })

@@ -1,13 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { PageQuery } from '../../../common/http/pagination.js';
-import { EnumField, IdField, QueryIdField, TextField } from '../../../common/validation/fields.js';
+import { EnumField, QueryIdField, TextField } from '../../../common/validation/fields.js';
 import { FEEDBACK_CATEGORIES, FeedbackCategory } from '../domain/feedback.js';
 import type { FeedbackView } from '../application/feedback.service.js';
 
-export class CreateFeedbackRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class CreateFeedbackRequest extends CustomerIdRequest {
   @TextField({ example: 'The phone does not unlock after paying by mobile money.' })
   message: string;
 

@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
+import { CustomerIdParam, CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { PageQuery } from '../../../common/http/pagination.js';
 import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
-import { EnumField, IdentifierField, IdField, QueryIdField, TextField } from '../../../common/validation/fields.js';
+import { EnumField, IdentifierField, QueryIdField, TextField } from '../../../common/validation/fields.js';
 import { MESSAGE_STATUSES, MessageStatus } from '../domain/message.js';
 import { OPERATOR_TEXT_MAX } from '../domain/sms-encoding.js';
 import { LANGUAGES, type Language, MESSAGE_KINDS } from '../domain/templates.js';
@@ -16,10 +17,7 @@ export class MessageListQuery extends PageQuery {
   status?: MessageStatus;
 }
 
-export class SendMessageRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class SendMessageRequest extends CustomerIdRequest {
   @TextField({
     max: OPERATOR_TEXT_MAX,
     example: 'Hello, our agent will visit you on Friday to check the solar panel.',
@@ -28,10 +26,7 @@ export class SendMessageRequest {
   text: string;
 }
 
-export class PreferencesRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class PreferencesRequest extends CustomerIdRequest {
   @EnumField(LANGUAGES, { example: 'sw', description: 'Language of the customer’s messages.' })
   language: Language;
 
@@ -40,10 +35,7 @@ export class PreferencesRequest {
   smsoptout: boolean;
 }
 
-export class PreferencesQuery {
-  @QueryIdField({ example: 42 })
-  customerid: number;
-}
+export class PreferencesQuery extends CustomerIdParam {}
 
 export class PreferencesResponse implements PreferencesView {
   @ApiProperty({ type: 'integer', example: 42 }) customerid: number;

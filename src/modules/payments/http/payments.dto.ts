@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsObject, ValidateNested } from 'class-validator';
+import { CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { DateField, IdentifierField, IdField, IntField, MoneyField, TextField } from '../../../common/validation/fields.js';
 import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
 import { CustomerDealResponse } from '../../contracts/customer-deal.response.js';
@@ -9,10 +10,7 @@ import { PaymentType } from '../../accounts/domain/payment-type.js';
 import { CallbackOutcome, NotificationStatus } from '../domain/mobile-money.js';
 import type { PaymentView } from '../../accounts/application/ledger.service.js';
 
-export class LoadPaymentRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class LoadPaymentRequest extends CustomerIdRequest {
   @MoneyField({ example: 45000 })
   amount: number;
 
@@ -23,10 +21,7 @@ export class LoadPaymentRequest {
   narration: string;
 }
 
-export class RecentPaymentsRequest {
-  @IdField({ example: 42 })
-  customerid: number;
-
+export class RecentPaymentsRequest extends CustomerIdRequest {
   @IntField(1, 100, { example: 20, optional: true, description: '1–100; 20 when absent.' })
   limit?: number;
 }
