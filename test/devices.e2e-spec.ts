@@ -237,6 +237,27 @@ describe('Device locking, bonus days and repossession', () => {
     expect((await commands(c.customerid))[0]).toMatchObject({ action: 'SYNC', reason: 'temporary unlock ended', nextpaymentdate: '2026-03-31' });
   });
 
+  it('keeps a temporary unlock running when a payment buys fewer days than it has left: the unlock’s end tells the device', async () => {
+    const c = await registerCustomer(t, dealid); // paid up to 2026-03-10: LOCKED
+    await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 72 }).expect(200); // until 2026-03-13T08:00
+    // one day bought: UNLOCKED until 2026-03-11, but an UNLOCK with that date would lock the phone two days early
+    const paid = await pay(c.customerid, 1500);
+    expect(paid.body.deal).toMatchObject({ status: 'UNLOCKED', nextpaymentdate: '2026-03-11' });
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['TEMP_UNLOCK']);
+    t.clock.set(new Date('2026-03-12T06:00:00Z'));
+    await jobs.lockOverdue();
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['TEMP_UNLOCK']);
+    // days beyond the unlock's end are told at once
+    const more = await pay(c.customerid, 6000);
+    expect(more.body.deal).toMatchObject({ status: 'UNLOCKED', nextpaymentdate: '2026-03-15' });
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'UNLOCK', nextpaymentdate: '2026-03-15' });
+    t.clock.set(new Date('2026-03-13T08:00:00Z'));
+    await jobs.endTemporaryUnlocks();
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'SYNC', reason: 'temporary unlock ended', nextpaymentdate: '2026-03-15' });
+    await worker.drain();
+    expect(lock.devices.get(c.imei)).toMatchObject({ action: 'SYNC', nextpaymentdate: '2026-03-15' });
+  });
+
   it('gives bonus days on both routes: date extended, balance untouched, grant recorded, SYNC queued', async () => {
     const c = await registerCustomer(t, dealid);
     const res = await post('/finance/device/bonus-days', { customerid: c.customerid, days: 10 }).expect(200);

@@ -12,6 +12,11 @@ export class BusinessClock {
   ) {}
 
   today(): string {
-    return businessDay(this.clock.now(), this.config.businessTimeZone);
+    return this.dayOf(this.clock.now());
+  }
+
+  /** The business day an instant falls on. */
+  dayOf(instant: Date): string {
+    return businessDay(instant, this.config.businessTimeZone);
   }
 }

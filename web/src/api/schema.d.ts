@@ -661,7 +661,7 @@ export interface paths {
         put?: never;
         /**
          * Unlock the device for 1–168 hours
-         * @description Queues TEMP_UNLOCK with unlockuntil = now + hours. The deal’s status and balance do not change; when the time is up the device’s real state is queued again. A repossessed device stays locked (409).
+         * @description Queues TEMP_UNLOCK with unlockuntil = now + hours. The deal’s status and balance do not change; when the time is up the device’s real state is queued again. Meanwhile what would lock the device before then (the deal falling due, a payment or bonus days whose paid-up date comes by the unlock’s last day) is recorded and waits for that. A repossessed device stays locked (409).
          *
          *     Roles: ADMIN, OPERATOR.
          */

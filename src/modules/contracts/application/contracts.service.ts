@@ -9,7 +9,7 @@ import { AppConfig } from '../../../config/app-config.js';
 import { LedgerService, PaymentView, paymentView, referenceUsed } from '../../accounts/application/ledger.service.js';
 import { PaymentType } from '../../accounts/domain/payment-type.js';
 import { CommandView, DeviceCommandsService } from '../../device-commands/application/device-commands.service.js';
-import { commandForState, commandForTransition, DeviceAction, DeviceRef } from '../../device-commands/domain/device-command.js';
+import { commandForState, commandForTransition, DeviceAction, DeviceRef, waitsForUnlockEnd } from '../../device-commands/domain/device-command.js';
 import type { ContractRow } from '../contract.sql.js';
 import {
   alreadyRepossessed,
@@ -78,9 +78,6 @@ export interface MigratedContractInput extends OpenContractInput {
 /** A customer's deal row locked for the current transaction (LOCK_CONTRACT_OF), to hand to credit(). */
 export type LockedContract = ContractRow;
 
-/** A change that tells the device nothing now (it hears its state later). */
-const NO_COMMAND = Symbol('no command');
-
 function stateUpdate(after: DealState, bonusdays: number): DealStateUpdate {
   return { status: after.status, amountpaid: after.amountpaid.toFixed(), balance: after.balance.toFixed(), overpaid: after.overpaid.toFixed(), bonusdays, nextpaymentdate: after.nextpaymentdate };
 }
@@ -129,6 +126,11 @@ export class ContractsService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
+
+  /** The business day the temporary unlock running on the contract's device ends, or null when none runs. */
+  private unlockEndDay(row: ContractRow): string | null {
+    return row.unlockuntil && row.unlockuntil > this.clock.now() ? this.businessClock.dayOf(row.unlockuntil) : null;
+  }
 
   private async lock(em: EntityManager, customerId: number): Promise<ContractRow> {
     const row = await this.contracts.lockByCustomerId(customerId, em);
@@ -215,15 +217,18 @@ export class ContractsService {
   }
 
   /** Writes the new state, tells the device what changed, and lets other modules react. */
-  private async save(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction | typeof NO_COMMAND): Promise<CustomerDealView> {
+  private async save(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction): Promise<CustomerDealView> {
     await this.contracts.update(em, row.id, stateUpdate(after, bonusdays));
     return this.changed(em, row, after, bonusdays, reason, by, forced);
   }
 
-  /** After the new state is written: the device command it calls for (`forced`, or none), and the other modules' reactions. */
-  private async changed(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction | typeof NO_COMMAND, payment?: DealChange['payment']): Promise<CustomerDealView> {
-    const action = forced === NO_COMMAND ? undefined : (forced ?? commandForTransition(row, after));
-    if (action) {
+  /**
+   * After the new state is written: the device command it calls for (`forced`, or none), unless it
+   * must wait for a running temporary unlock to end, and the other modules' reactions.
+   */
+  private async changed(em: EntityManager, row: ContractRow, after: DealState, bonusdays: number, reason: string, by: number | null, forced?: DeviceAction, payment?: DealChange['payment']): Promise<CustomerDealView> {
+    const action = forced ?? commandForTransition(row, after);
+    if (action && !waitsForUnlockEnd(action, after.nextpaymentdate, this.unlockEndDay(row))) {
       await this.commands.enqueue(em, { device: deviceOf(row), action, nextpaymentdate: after.nextpaymentdate, reason, createdBy: by });
     }
     await this.events.dealChanged(em, { customerId: row.customer_id, customerDealId: row.id, before: stateOf(row), after, today: this.businessClock.today(), payment });
@@ -261,9 +266,7 @@ export class ContractsService {
     await this.contracts.insertBonusGrant(em, row.id, days, actor.id, route);
     const bonusdays = row.bonusdays + days;
     const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), bonusdays, this.businessClock.today(), false);
-    // days that leave the deal locked would end a temporary unlock early (a SYNC with a past date): the unlock's end tells the device
-    const quiet = after.status === DealStatus.LOCKED && (await this.commands.temporarilyUnlocked(em, [row.customer_id], this.clock.now())).has(row.customer_id);
-    return this.save(em, row, after, bonusdays, `${days} bonus days`, actor.id, quiet ? NO_COMMAND : DeviceAction.SYNC);
+    return this.save(em, row, after, bonusdays, `${days} bonus days`, actor.id, DeviceAction.SYNC);
   }
 
   /** Bonus days in a transaction of their own, with the answer customers/bonus and device/bonus-days give. */
@@ -351,10 +354,9 @@ export class ContractsService {
     return this.dataSource.transaction(async (em) => {
       const today = this.businessClock.today();
       const rows = await this.contracts.lockOverdue(em, today, limit);
-      const unlockedForNow = await this.commands.temporarilyUnlocked(em, rows.map((r) => r.customer_id), this.clock.now());
       for (const row of rows) {
         const after = stateFromAmountPaid(termsOf(row), Money.of(row.amountpaid), row.bonusdays, today, false);
-        await this.save(em, row, after, row.bonusdays, 'payment overdue', null, unlockedForNow.has(row.customer_id) ? NO_COMMAND : undefined);
+        await this.save(em, row, after, row.bonusdays, 'payment overdue', null);
       }
       return rows.length;
     });

@@ -71,11 +71,6 @@ export class DeviceCommandsService {
     return (await this.commands.claimExpiredTempUnlocks(em, now, limit)).map((t) => ({ id: t.id, customerId: t.customer_id }));
   }
 
-  /** Of these customers, those whose device is temporarily unlocked now: its real state goes to it when the unlock ends. */
-  async temporarilyUnlocked(em: EntityManager, customerIds: number[], now: Date): Promise<Set<number>> {
-    return new Set(customerIds.length ? await this.commands.temporarilyUnlocked(em, customerIds, now) : []);
-  }
-
   markRestored(em: EntityManager, id: string): Promise<void> {
     return this.commands.markRestored(em, id);
   }

@@ -1,4 +1,4 @@
-import { commandForState, commandForTransition, DeviceAction, retryDelayMs } from './device-command.js';
+import { commandForState, commandForTransition, DeviceAction, retryDelayMs, waitsForUnlockEnd } from './device-command.js';
 
 describe('device commands', () => {
   const s = (status: 'LOCKED' | 'UNLOCKED' | 'PAID_OFF' | 'REPOSSESSED', nextpaymentdate = '2026-03-10') => ({ status, nextpaymentdate });
@@ -22,6 +22,19 @@ describe('device commands', () => {
     expect(commandForState('UNLOCKED')).toBe(DeviceAction.SYNC);
     expect(commandForState('PAID_OFF')).toBe(DeviceAction.RELEASE);
     expect(commandForState('REPOSSESSED')).toBe(DeviceAction.PERMANENT_LOCK);
+  });
+
+  it.each([
+    [DeviceAction.LOCK, '2026-03-09', true],
+    [DeviceAction.UNLOCK, '2026-03-12', true], // the device would lock itself on the morning the unlock ends
+    [DeviceAction.SYNC, '2026-03-11', true],
+    [DeviceAction.UNLOCK, '2026-03-13', false],
+    [DeviceAction.SYNC, '2026-04-09', false],
+    [DeviceAction.RELEASE, '2026-03-10', false],
+    [DeviceAction.PERMANENT_LOCK, '2026-03-10', false],
+  ])('while an unlock runs until 2026-03-12, %s with paid-up date %s waits for its end: %p', (action, nextpaymentdate, waits) => {
+    expect(waitsForUnlockEnd(action, nextpaymentdate, '2026-03-12')).toBe(waits);
+    expect(waitsForUnlockEnd(action, nextpaymentdate, null)).toBe(false);
   });
 
   it('backs off exponentially from 1 s to at most 5 minutes', () => {

@@ -49,6 +49,26 @@ export function commandForTransition(before: { status: Status; nextpaymentdate: 
   }
 }
 
+/**
+ * Whether a command for a deal's new state waits for the temporary unlock running on the device to
+ * end (its end pushes the deal's real state): a LOCK, or an UNLOCK or SYNC whose paid-up date comes
+ * by the unlock's last day (the device's own clock locks it that morning), would lock the device before
+ * the hours it was given are up. `unlockEndDay`: the business day the running unlock ends, null when
+ * none runs. RELEASE and PERMANENT_LOCK never wait.
+ */
+export function waitsForUnlockEnd(action: DeviceAction, nextpaymentdate: string, unlockEndDay: string | null): boolean {
+  if (unlockEndDay === null) return false;
+  switch (action) {
+    case DeviceAction.LOCK:
+      return true;
+    case DeviceAction.UNLOCK:
+    case DeviceAction.SYNC:
+      return nextpaymentdate <= unlockEndDay;
+    default:
+      return false;
+  }
+}
+
 /** What restores a device to its deal's real state (after a temporary unlock ends). */
 export function commandForState(status: Status): DeviceAction {
   switch (status) {

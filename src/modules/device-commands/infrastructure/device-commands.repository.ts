@@ -135,16 +135,6 @@ export class DeviceCommandsRepository {
     return hours;
   }
 
-  /** Of these customers, those whose device is temporarily unlocked now (its unlock not over, not settled). */
-  async temporarilyUnlocked(em: EntityManager, customerIds: number[], now: Date): Promise<number[]> {
-    const rows = (await em.query(
-      `SELECT DISTINCT customer_id FROM device_commands
-       WHERE customer_id = ANY($1::int[]) AND action = 'TEMP_UNLOCK' AND restored_at IS NULL AND unlockuntil > $2`,
-      [customerIds, now],
-    )) as Array<{ customer_id: number }>;
-    return rows.map((r) => r.customer_id);
-  }
-
   /** Earlier temporary unlocks of a device are settled by a newer one. */
   async settleTempUnlocks(em: EntityManager, customerId: number): Promise<void> {
     await em.query(`UPDATE device_commands SET restored_at = now() WHERE customer_id = $1 AND action = 'TEMP_UNLOCK' AND restored_at IS NULL`, [customerId]);
