@@ -21,3 +21,14 @@ const freeTextForbidden = new RegExp(`[${FREE_TEXT_FORBIDDEN}]`);
 
 export const hasOneLineForbidden = (text: string): boolean => oneLineForbidden.test(text);
 export const hasFreeTextForbidden = (text: string): boolean => freeTextForbidden.test(text);
+
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
+
+/**
+ * A text's length in characters (code points), as PostgreSQL measures a varchar(n) and JSON Schema a
+ * maxLength. Not UTF-16 units (an emoji outside the BMP would count two) and not class-validator's
+ * MaxLength, which leaves variation selectors uncounted (200 × "a\uFE0F" would pass as 200).
+ */
+export function textLength(text: string): number {
+  return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
+}

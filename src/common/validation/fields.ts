@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
-import { allowedTextPattern, FREE_TEXT_FORBIDDEN, hasFreeTextForbidden, hasOneLineForbidden, ONE_LINE_FORBIDDEN } from '../identifiers/characters.js';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { allowedTextPattern, FREE_TEXT_FORBIDDEN, hasFreeTextForbidden, hasOneLineForbidden, ONE_LINE_FORBIDDEN, textLength } from '../identifiers/characters.js';
 import { IMEI_INPUT, IMEI_INPUT_MAX_LENGTH, normaliseImei } from '../identifiers/imei.js';
 import { normalisePayg, PAYG_INPUT, PAYG_MAX_LENGTH } from '../identifiers/payg.js';
 import { TELEPHONE_INPUT, TELEPHONE_INPUT_MAX_LENGTH } from '../identifiers/telephone.js';
@@ -79,6 +79,21 @@ export function QueryIdField(options: FieldOptions = {}) {
   return stacked(doc(options, { ...ID_SCHEMA, example: options.example ?? 1 }), ...optional(options), Transform(toInt), IsInt(), Min(1), Max(MAX_ID));
 }
 
+/**
+ * At most `max` characters, counted as the varchar column and the schema's maxLength count them
+ * (textLength). Named `maxLength` with the bound as its constraint, so the document states it.
+ */
+function MaxCharacters(max: number) {
+  return ValidateBy({
+    name: 'maxLength',
+    constraints: [max],
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || textLength(value) <= max,
+      defaultMessage: (args) => `${args?.property} must be shorter than or equal to ${max} characters`,
+    },
+  });
+}
+
 /** A listing's optional free search: trimmed, 1 to 100 characters. */
 export function SearchField(options: Omit<FieldOptions, 'optional'> = {}) {
   return stacked(
@@ -88,7 +103,7 @@ export function SearchField(options: Omit<FieldOptions, 'optional'> = {}) {
     Transform(({ value }) => (typeof value === 'string' ? value.trim().normalize('NFC') : value)),
     IsString(),
     MinLength(1),
-    MaxLength(100),
+    MaxCharacters(100),
   );
 }
 
@@ -129,7 +144,7 @@ export function TextField(options: TextOptions = {}) {
     Transform(({ value }) => (typeof value === 'string' && !refused(value) ? (options.nfc ? value.trim().normalize('NFC') : value.trim()) : value)),
     IsString(),
     ...(options.allowEmpty ? [] : [IsNotEmpty()]),
-    MaxLength(max),
+    MaxCharacters(max),
     ...(options.pattern ? [Matches(options.pattern, { message: options.patternMessage ?? `$property has an invalid format` })] : []),
     ValidateBy({
       name: options.oneLine ? 'isOneLine' : 'isFreeText',

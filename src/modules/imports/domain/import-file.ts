@@ -1,5 +1,5 @@
 import { invalid } from '../../../common/errors/domain-error.js';
-import { hasFreeTextForbidden, hasOneLineForbidden } from '../../../common/identifiers/characters.js';
+import { hasFreeTextForbidden, hasOneLineForbidden, textLength } from '../../../common/identifiers/characters.js';
 import { normaliseImei } from '../../../common/identifiers/imei.js';
 import { normalisePayg } from '../../../common/identifiers/payg.js';
 import { normaliseTelephone } from '../../../common/identifiers/telephone.js';
@@ -201,7 +201,7 @@ class Cells {
       return null;
     }
     const max = options.max ?? 255;
-    if (trimmed.length > max) {
+    if (textLength(trimmed) > max) {
       this.fail(field, `${field} must be shorter than or equal to ${max} characters`);
       return null;
     }
