@@ -1,9 +1,10 @@
 /**
- * An IMEI as typed: 15 digits, single spaces or dashes allowed between them ("35-209900-176148-1").
- * Stored as the 15 digits alone, whose last is the Luhn check digit of the first 14.
+ * An IMEI as typed: 15 digits with spaces or dashes anywhere among and around them
+ * ("35-209900-176148-1", " 35 209900 176148 1 "); DESIGN part 10: spaces and dashes removed, then
+ * exactly 15 digits. Stored as the 15 digits alone, whose last is the Luhn check digit of the first 14.
  */
-export const IMEI_INPUT = /^[0-9](?:[ -]?[0-9]){14}$/;
-export const IMEI_INPUT_MAX_LENGTH = 29;
+export const IMEI_INPUT = /^[ -]*(?:[0-9][ -]*){15}$/;
+export const IMEI_INPUT_MAX_LENGTH = 64;
 
 /** True when the last digit is the Luhn check digit of the ones before it. */
 export function luhnValid(digits: string): boolean {
@@ -28,7 +29,7 @@ export function luhnCheckDigit(body: string): string {
 
 /** The stored form of a typed IMEI, or null when it is not 15 digits with a valid check digit. */
 export function normaliseImei(typed: string): string | null {
-  if (!IMEI_INPUT.test(typed)) return null;
+  if (typed.length > IMEI_INPUT_MAX_LENGTH || !IMEI_INPUT.test(typed)) return null;
   const digits = typed.replace(/[ -]/g, '');
   return luhnValid(digits) ? digits : null;
 }

@@ -208,7 +208,7 @@ export function PaygField(options: FieldOptions = {}) {
   );
 }
 
-/** An IMEI: 15 digits (single spaces or dashes between them are dropped) whose last is the Luhn check digit. */
+/** An IMEI: 15 digits (spaces and dashes among or around them are dropped) whose last is the Luhn check digit. */
 export function ImeiField(options: FieldOptions = {}) {
   return NormalisedField(
     {
@@ -224,7 +224,7 @@ export function ImeiField(options: FieldOptions = {}) {
       example: '490154203237518',
       ...options,
       description:
-        options.description ?? '15 digits whose last is the Luhn check digit; single spaces or dashes between digits are dropped (49-015420-323751-8 is stored as 490154203237518).',
+        options.description ?? '15 digits whose last is the Luhn check digit; spaces and dashes among or around them are dropped (49-015420-323751-8 is stored as 490154203237518).',
     },
   );
 }

@@ -2385,7 +2385,7 @@ export interface components {
             /** @example Joseph Okello */
             guarantorname: string;
             /**
-             * @description 15 digits whose last is the Luhn check digit; single spaces or dashes between digits are dropped (49-015420-323751-8 is stored as 490154203237518).
+             * @description 15 digits whose last is the Luhn check digit; spaces and dashes among or around them are dropped (49-015420-323751-8 is stored as 490154203237518).
              * @example 490154203237518
              */
             imei: string;
