@@ -1971,7 +1971,7 @@ export interface components {
              */
             mode: "validate" | "apply";
             /**
-             * @description customers: send each migrated customer the REGISTERED message (off by default: they are not new customers). Imported payments get their receipt either way.
+             * @description Tell the customers (DESIGN part 12: imports send no messages otherwise). customers: each migrated customer gets the REGISTERED message (off by default: they are not new customers). payments: each payment gets its PAYMENT_RECEIVED receipt, and one that pays a deal off its PAID_OFF message (off by default: they were made on another platform, often weeks ago).
              * @default false
              * @enum {string}
              */

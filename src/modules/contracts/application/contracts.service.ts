@@ -41,6 +41,8 @@ export interface CreditInput {
   narration: string;
   type: PaymentType;
   createdBy: number | null;
+  /** false: the customer is not told (no receipt, no paid-off message): an import without notify=true (DESIGN part 12). Default true. */
+  notify?: boolean;
 }
 
 export interface CreditResult {
@@ -244,10 +246,11 @@ export class ContractsService {
     const row = locked ?? (await this.lock(em, input.customerId));
     const after = applyPayment(termsOf(row), stateOf(row), input.amount, row.bonusdays, this.businessClock.today(), row.status === DealStatus.REPOSSESSED);
     const entry = { customerId: input.customerId, customerDealId: row.id, amount: input.amount.toFixed(), reference: input.reference, narration: input.narration, type: input.type, createdBy: input.createdBy };
-    const recorded = await this.contracts.recordPayment(em, entry, stateUpdate(after, row.bonusdays), this.events.paymentRowWriters());
+    const notify = input.notify ?? true;
+    const recorded = await this.contracts.recordPayment(em, entry, stateUpdate(after, row.bonusdays), this.events.paymentRowWriters(), notify);
     if (!recorded) throw referenceUsed(input.reference);
     // the command names the payment by its id: a reference may be up to 255 characters, the reason column too
-    const deal = await this.changed(em, row, after, row.bonusdays, `payment #${recorded.id}`, input.createdBy, undefined, { id: String(recorded.id), amount: input.amount });
+    const deal = await this.changed(em, row, after, row.bonusdays, `payment #${recorded.id}`, input.createdBy, undefined, { id: String(recorded.id), amount: input.amount, notify });
     return { payment: paymentView(recorded), before: row.status, deal };
   }
 

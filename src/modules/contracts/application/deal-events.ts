@@ -9,8 +9,8 @@ export interface DealChange {
   before: DealState;
   after: DealState;
   today: string;
-  /** the payment that made the change, when one did */
-  payment?: { id: string; amount: Money };
+  /** the payment that made the change, when one did; `notify` false: the customer is not told of it (an import without notify=true, DESIGN part 12) */
+  payment?: { id: string; amount: Money; notify: boolean };
 }
 
 export type DealChangeListener = (em: EntityManager, change: DealChange) => Promise<void>;
@@ -49,6 +49,7 @@ export type DealOpenedListener = (em: EntityManager, opened: DealOpened[], optio
  * | `amount` | numeric(14,2), the payment |
  * | `type` | the ledger type (PaymentType) |
  * | `status`, `balance`, `nextpaymentdate` | the deal as the payment leaves it |
+ * | `notify` | boolean, whether the customer is told of the payment (false: an import without notify=true) |
  *
  * The module that owns the table owns the text; contracts composes it as it composes the ledger's
  * append (accounts' ledger.sql.ts). `name` (lower-case letters and _) names its CTE.

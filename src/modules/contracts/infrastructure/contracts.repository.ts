@@ -69,7 +69,7 @@ function recordPaymentText(writers: readonly PaymentRowWriter[]): string {
        WHERE id = $2 AND EXISTS (SELECT 1 FROM p)
        RETURNING id, status, balance, nextpaymentdate),
      paid AS (
-       SELECT p.id AS payment_id, p.customer_id, d.id AS customer_deal_id, p.amount, p.type, d.status, d.balance, d.nextpaymentdate FROM p, d),
+       SELECT p.id AS payment_id, p.customer_id, d.id AS customer_deal_id, p.amount, p.type, d.status, d.balance, d.nextpaymentdate, $14::boolean AS notify FROM p, d),
      ${writers.map((w) => `${w.name} AS (${w.sql})`).join(',\n     ')}
      SELECT * FROM p`;
 }
@@ -196,8 +196,11 @@ export class ContractsRepository {
     return rows[0].repossessed_at;
   }
 
-  /** The ledger row, the deal's new state and the writers' rows in one statement (recordPaymentText); null when the reference was used. */
-  async recordPayment(em: EntityManager, entry: NewLedgerEntry, s: DealStateUpdate, writers: readonly PaymentRowWriter[]): Promise<LedgerRow | null> {
+  /**
+   * The ledger row, the deal's new state and the writers' rows in one statement (recordPaymentText); null when the reference was used.
+   * `notify` reaches the writers as `paid.notify`.
+   */
+  async recordPayment(em: EntityManager, entry: NewLedgerEntry, s: DealStateUpdate, writers: readonly PaymentRowWriter[], notify = true): Promise<LedgerRow | null> {
     const rows = await preparedQuery<LedgerRow>(em, recordPaymentStatement(writers), [
       ...ledgerEntryValues(entry),
       s.status,
@@ -206,6 +209,8 @@ export class ContractsRepository {
       s.overpaid,
       s.bonusdays,
       s.nextpaymentdate,
+      // the statement without writers has no `paid`, and no $14
+      ...(writers.length ? [notify] : []),
     ]);
     return rows[0] ?? null;
   }

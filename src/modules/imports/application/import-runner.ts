@@ -140,7 +140,7 @@ export class ImportRunner implements OnModuleDestroy {
     }
     const results = [];
     for (const r of chunk.payments) {
-      const credited = await this.contracts.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id });
+      const credited = await this.contracts.credit(em, { customerId: r.customerid!, amount: r.amount, reference: r.reference, narration: r.narration, type: PaymentType.MANUAL, createdBy: actor.id, notify: record.notify });
       results.push({ externalid: r.externalid, row: r.row, customerId: r.customerid, paymentId: String(credited.payment.paymentid) });
     }
     await this.imports.insertRows(em, record.id, record.source, record.kind, results);

@@ -19,7 +19,7 @@ export class ImportRequest {
   @ApiPropertyOptional({ type: 'string', maxLength: 10000, example: '{"Client ID":"externalid","Phone":"telephone"}', description: 'JSON object: a header of this file → a field name (part 4a). Headers not mapped are read by their own name; other columns are ignored.' })
   mapping?: string;
 
-  @ApiPropertyOptional({ type: 'string', enum: ['true', 'false'], default: 'false', description: 'customers: send each migrated customer the REGISTERED message (off by default: they are not new customers). Imported payments get their receipt either way.' })
+  @ApiPropertyOptional({ type: 'string', enum: ['true', 'false'], default: 'false', description: 'Tell the customers (DESIGN part 12: imports send no messages otherwise). customers: each migrated customer gets the REGISTERED message (off by default: they are not new customers). payments: each payment gets its PAYMENT_RECEIVED receipt, and one that pays a deal off its PAID_OFF message (off by default: they were made on another platform, often weeks ago).' })
   notify?: string;
 
   @ApiPropertyOptional({ type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', default: 'csv', description: 'Where the file comes from (e.g. the other platform’s name): `externalid` is unique per source and kind.' })

@@ -136,6 +136,8 @@ export class MessagesService implements OnModuleInit {
   private async onDealChanged(em: EntityManager, change: DealChange): Promise<void> {
     // a payment's receipt is written by the payment's own statement (MessagesRepository's RECEIPT_ROW)
     const { before, after, customerId, customerDealId } = change;
+    // a payment the customer is not told of (an import without notify=true) tells them nothing it changed either
+    if (change.payment && !change.payment.notify) return;
     if (after.status === DealStatus.PAID_OFF && before.status !== DealStatus.PAID_OFF) {
       const c = await this.customers.get(customerId, em);
       const facts = { total: String(c.deal.totalamount) };

@@ -79,7 +79,7 @@ const COLUMNS = `id, customer_id, customer_deal_id, kind, due_date, language, te
 const RECEIPT_ROW: PaymentRowWriter = {
   name: 'sms_receipt',
   sql: `INSERT INTO sms_messages (customer_id, customer_deal_id, kind, payment_id, amount, balance, paid_up_to)
-    SELECT customer_id, customer_deal_id, 'PAYMENT_RECEIVED', payment_id, amount, balance, nextpaymentdate FROM paid`,
+    SELECT customer_id, customer_deal_id, 'PAYMENT_RECEIVED', payment_id, amount, balance, nextpaymentdate FROM paid WHERE notify`,
 };
 
 /**
