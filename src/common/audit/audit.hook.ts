@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthUser } from '../auth/role.js';
 import { AuditWriter } from './audit-writer.js';
+import { cutText } from '../identifiers/characters.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Where the record a request changed is named: in the answer first, then in the request. */
@@ -16,7 +17,7 @@ function recordIdOf(...sources: unknown[]): string | null {
       if (typeof value === 'number' || (typeof value === 'string' && value.length <= 100)) return String(value);
     }
     const transaction = (source as { transaction?: { id?: unknown } }).transaction;
-    if (transaction && typeof transaction.id === 'string') return transaction.id.slice(0, 100);
+    if (transaction && typeof transaction.id === 'string') return cutText(transaction.id, 100);
   }
   return null;
 }

@@ -32,3 +32,10 @@ const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
 export function textLength(text: string): number {
   return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
 }
+
+/** `text` cut to at most `max` characters (code points: a varchar(max) holds it), never between the two halves of one. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
+}

@@ -26,6 +26,7 @@ import { applyPayment, DealState, DealStatus, deriveDealState, stateFromAmountPa
 import { ContractsRepository, DealStateUpdate, NewContract, UnlockedDealDue } from '../infrastructure/contracts.repository.js';
 import { contractView, CustomerDealView, stateOf, termsOf } from './contract-view.js';
 import { DealChange, DealEvents, DealOpened } from './deal-events.js';
+import { cutText } from '../../../common/identifiers/characters.js';
 
 /** The answer to bonus days granted (customers/bonus and device/bonus-days give the same). */
 export interface BonusGrantedView {
@@ -340,7 +341,7 @@ export class ContractsService {
       if (row.status === DealStatus.REPOSSESSED) throw alreadyRepossessed(customerId);
       await this.assertCommandsDevice(em, row);
       const repossessedat = await this.contracts.markRepossessed(em, row.id, reason, actor.id);
-      await this.commands.enqueue(em, { device: deviceOf(row), action: DeviceAction.PERMANENT_LOCK, nextpaymentdate: row.nextpaymentdate, reason: `repossessed: ${reason}`.slice(0, 255), createdBy: actor.id });
+      await this.commands.enqueue(em, { device: deviceOf(row), action: DeviceAction.PERMANENT_LOCK, nextpaymentdate: row.nextpaymentdate, reason: cutText(`repossessed: ${reason}`, 255), createdBy: actor.id });
       const after = { ...stateOf(row), status: DealStatus.REPOSSESSED };
       await this.events.dealChanged(em, { customerId, customerDealId: row.id, before: stateOf(row), after, today: this.businessClock.today() });
       return { deal: contractView(row, after), repossessedat };

@@ -10,6 +10,7 @@ import { columnsOf, ERRORS_LISTED_MAX, ImportKind, ImportMode, ImportStatus, par
 import { ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
 import { ImportRunner } from './import-runner.js';
 import { ImportValidator } from './import-validator.js';
+import { cutText } from '../../../common/identifiers/characters.js';
 
 /** An import as clients see it: the stored record's own fields, with its id, progress and times for people. */
 export interface ImportView
@@ -80,7 +81,7 @@ export class ImportsService {
       .update('\0')
       .update(file.content)
       .digest('hex');
-    const record = { kind: form.kind, mode: form.mode, source: form.source, filename: file.filename.slice(0, 255), filehash, mapping, notify: form.notify, createdBy: actor.id };
+    const record = { kind: form.kind, mode: form.mode, source: form.source, filename: cutText(file.filename, 255), filehash, mapping, notify: form.notify, createdBy: actor.id };
     if (form.mode === 'validate') {
       // a read-only transaction: one snapshot of the book, and the deal rows read FOR SHARE as registration reads them
       const checked = await this.dataSource.transaction('REPEATABLE READ', (em) => this.validator.validate([file.content], form.kind, form.source, mapping, em));

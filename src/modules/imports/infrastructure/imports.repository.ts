@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ImportKind, ImportMode, ImportStatus, RowError } from '../domain/import-file.js';
+import { cutText } from '../../../common/identifiers/characters.js';
 
 /** One row of `imports`. */
 export interface ImportRecordRow {
@@ -158,7 +159,7 @@ export class ImportsRepository {
   async finish(id: number, o: ImportOutcome, em?: EntityManager): Promise<void> {
     await this.q(em).query(
       `UPDATE imports SET status = $2, rows = $3, valid = $4, applied = $5, skipped = $6, processed = $3, errorcount = $7, errors = $8, message = $9, updated_at = now(), finished_at = now() WHERE id = $1`,
-      [id, o.status, o.rows, o.valid, o.applied, o.skipped, o.errorcount, JSON.stringify(o.errors), o.message?.slice(0, 1000) ?? null],
+      [id, o.status, o.rows, o.valid, o.applied, o.skipped, o.errorcount, JSON.stringify(o.errors), typeof o.message === 'string' ? cutText(o.message, 1000) : null],
     );
     await this.q(em).query('DELETE FROM import_jobs WHERE import_id = $1', [id]);
   }
