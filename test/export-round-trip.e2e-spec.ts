@@ -30,6 +30,8 @@ describe('A customers export applied to a fresh service', () => {
       const approved = await registerCustomer(from, dealid, { fullname: "'-Jane Apostrophe", guarantorname: "'=guarantor" });
       await post('/finance/customers/approve', { customerid: approved.customerid });
       await post('/finance/customers/salesstage', { customerid: approved.customerid, salesstage: 'DELIVERY' });
+      // a customer who asked for Swahili and for no reminders
+      await post('/finance/customers/preferences', { customerid: approved.customerid, language: 'sw', smsoptout: true });
       const bonus = await registerCustomer(from, dealid);
       await post('/finance/payments/load', { customerid: bonus.customerid, amount: 45000, reference: `RT-${bonus.customerid}`, narration: 'cash' }, 201);
       await post('/finance/device/bonus-days', { customerid: bonus.customerid, days: 10 });
@@ -70,6 +72,10 @@ describe('A customers export applied to a fresh service', () => {
     expect(of('approved')).toMatchObject({ fullname: "'-Jane Apostrophe", guarantorname: "'=guarantor", status: 'APPROVED', salesstage: 'DELIVERY' });
     expect(of('bonus')).toMatchObject({ bonusdays: 10, dealstatus: 'UNLOCKED' });
     expect(of('repossessed')).toMatchObject({ status: 'REPOSSESSED', dealstatus: 'REPOSSESSED' });
+
+    // the language asked for and the opt-out from reminders move with the customer; nobody else gets preferences
+    const preferences = await to.db.query('SELECT c.telephone, p.language, p.sms_opt_out FROM customer_preferences p JOIN customers c ON c.id = p.customer_id');
+    expect(preferences).toEqual([{ telephone: telephones.approved, language: 'sw', sms_opt_out: true }]);
 
     // the repossessed device is locked for good, never told to sync
     const actions = await to.db.query('SELECT d.action FROM device_commands d JOIN customers c ON c.id = d.customer_id WHERE c.telephone = $1', [telephones.repossessed]);

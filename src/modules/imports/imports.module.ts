@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module.js';
 import { ContractsModule } from '../contracts/contracts.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { DealsModule } from '../deals/deals.module.js';
+import { MessagesModule } from '../messages/messages.module.js';
 import { ImportRunner } from './application/import-runner.js';
 import { ImportValidator } from './application/import-validator.js';
 import { ImportsService } from './application/imports.service.js';
@@ -15,7 +16,7 @@ import { ImportsRepository } from './infrastructure/imports.repository.js';
  * contracts (deal state) and accounts (ledger) services, whose device commands go through the outbox.
  */
 @Module({
-  imports: [CustomersModule, ContractsModule, DealsModule, AccountsModule],
+  imports: [CustomersModule, ContractsModule, DealsModule, AccountsModule, MessagesModule],
   controllers: [ImportsController],
   providers: [ImportsService, ImportValidator, ImportRunner, ImportsRepository],
 })

@@ -703,7 +703,7 @@ export interface paths {
         };
         /**
          * Customers with their deal, as CSV
-         * @description The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
+         * @description The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal, then language and smsoptout (the customer’s message preferences, empty where none were set; an import takes them back). RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool.
          *
          *     Roles: ADMIN.
          */
@@ -823,7 +823,7 @@ export interface paths {
          * Import customers or payments from a CSV file
          * @description multipart/form-data (any other body: 415): `file`, `kind`, `mode`, optional `mapping`, `notify`, `source`, each sent once (DESIGN part 12).
          *
-         *     Columns of `customers`: externalid, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber (optional), dealid, depositpaid, amountpaid (deposit included), startdate, and optionally status (PENDING, APPROVED, REPOSSESSED), salesstage, dealstatus (only REPOSSESSED is taken from it) and bonusdays (0 to BONUS_DAYS_MAX), as an export writes them. A migrated deal keeps its startdate and bonus days (one grant, route import); what was paid beyond the deposit is one OPENING ledger row; the credit policy sets its state as of today, but a repossessed deal stays REPOSSESSED; a SYNC (RELEASE when paid off, PERMANENT_LOCK when repossessed) is queued for each device.
+         *     Columns of `customers`: externalid, fullname, telephone, guarantorname, guarantorcontact, imei, payg, serialnumber (optional), dealid, depositpaid, amountpaid (deposit included), startdate, and optionally status (PENDING, APPROVED, REPOSSESSED), salesstage, dealstatus (only REPOSSESSED is taken from it) and bonusdays (0 to BONUS_DAYS_MAX), language (en, sw) and smsoptout (true, false: no reminders), as an export writes them. A migrated deal keeps its startdate and bonus days (one grant, route import); what was paid beyond the deposit is one OPENING ledger row; the credit policy sets its state as of today, but a repossessed deal stays REPOSSESSED; a SYNC (RELEASE when paid off, PERMANENT_LOCK when repossessed) is queued for each device.
          *
          *     Columns of `payments`: externalid, payg or customerid, amount, reference (an operator receipt: MANUAL payments, one namespace with payments/load), narration (optional), date (validated, not in the future; the payment is recorded when the import applies).
          *

@@ -17,7 +17,7 @@ export class ExportsController {
 
   @Get('customers.csv')
   @ApiProduces('text/csv')
-  @Endpoint({ summary: 'Customers with their deal, as CSV', description: `The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal. ${CSV_RULES}`, roles: [] })
+  @Endpoint({ summary: 'Customers with their deal, as CSV', description: `The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal, then language and smsoptout (the customer’s message preferences, empty where none were set; an import takes them back). ${CSV_RULES}`, roles: [] })
   async customers(): Promise<StreamableFile> {
     return csvFile(await this.exports.customers(), 'customers.csv');
   }

@@ -3,7 +3,7 @@ import { CALL_FIGURES } from '../../collections/collection-call.sql.js';
 
 /**
  * The exports' read model: SQL over other modules' tables (customers, accounts, customer_deals,
- * payments, collection_calls, users) and this service's import_rows, read in one REPEATABLE READ
+ * payments, collection_calls, users, customer_preferences) and this service's import_rows, read in one REPEATABLE READ
  * snapshot and streamed a batch at a time. Columns are listed once, as the CSV headers.
  */
 export interface ExportQuery {
@@ -15,7 +15,8 @@ export interface ExportQuery {
 @Injectable()
 export class ExportsRepository {
   /**
-   * The columns of a customers import first (so that an export re-imports), then the rest of part 4a.
+   * The columns of a customers import first (so that an export re-imports), then the rest of part 4a,
+   * then the customer's message preferences (empty where none were set), which an import takes too.
    * externalid: the one an import brought the customer in with, else the account number; where two
    * customers would share one (two sources, or an import's id equal to an account number), each of
    * them gets `@<account number>` after it, so that every row of the file has its own.
@@ -23,12 +24,14 @@ export class ExportsRepository {
   customers(): ExportQuery {
     return {
       columns: ['externalid', 'fullname', 'telephone', 'guarantorname', 'guarantorcontact', 'imei', 'payg', 'serialnumber', 'dealid', 'depositpaid', 'amountpaid', 'startdate',
-        'customerid', 'accountnumber', 'status', 'salesstage', 'dealname', 'dealstatus', 'totalamount', 'monthly', 'balance', 'overpaid', 'bonusdays', 'nextpaymentdate', 'createdat'],
+        'customerid', 'accountnumber', 'status', 'salesstage', 'dealname', 'dealstatus', 'totalamount', 'monthly', 'balance', 'overpaid', 'bonusdays', 'nextpaymentdate', 'createdat',
+        'language', 'smsoptout'],
       sql: `SELECT CASE WHEN count(*) OVER (PARTITION BY x.id) > 1 THEN x.id || '@' || a.accountnumber ELSE x.id END,
                    c.fullname, c.telephone, c.guarantorname, c.guarantorcontact, c.imei, c.payg, c.serialnumber, cd.deal_id,
                    cd.depositpaid, cd.amountpaid, cd.startdate, c.id, a.accountnumber, c.status, c.salesstage, cd.dealname, cd.status, cd.totalamount, cd.monthly,
-                   cd.balance, cd.overpaid, cd.bonusdays, cd.nextpaymentdate, c.created_at
+                   cd.balance, cd.overpaid, cd.bonusdays, cd.nextpaymentdate, c.created_at, cp.language, cp.sms_opt_out
             FROM customers c JOIN accounts a ON a.id = c.account_id JOIN customer_deals cd ON cd.customer_id = c.id
+            LEFT JOIN customer_preferences cp ON cp.customer_id = c.id
             LEFT JOIN import_rows ir ON ir.customer_id = c.id AND ir.kind = 'customers'
             CROSS JOIN LATERAL (SELECT COALESCE(ir.externalid, a.accountnumber) AS id) x
             ORDER BY c.id`,

@@ -8,6 +8,7 @@ import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { PaymentType } from '../../accounts/domain/payment-type.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
 import { ContractsService } from '../../contracts/application/contracts.service.js';
+import { MessagesService } from '../../messages/application/messages.service.js';
 import { ImportStatus } from '../domain/import-file.js';
 import { ImportOutcome, ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
 import { CheckedChunk, ImportValidator } from './import-validator.js';
@@ -37,6 +38,7 @@ export class ImportRunner implements OnModuleDestroy {
     private readonly validator: ImportValidator,
     private readonly customers: CustomersService,
     private readonly contracts: ContractsService,
+    private readonly messages: MessagesService,
   ) {}
 
   /** Looks for stored jobs every POLL_MS and at start, whatever JOBS_ENABLED says: an import is work a user asked for. */
@@ -136,6 +138,7 @@ export class ImportRunner implements OnModuleDestroy {
         actor,
         { notify: record.notify },
       );
+      await this.messages.importPreferences(em, chunk.customers.map((r, i) => ({ customerId: ids[i], language: r.language, optOut: r.smsoptout })), actor.id);
       await this.imports.insertRows(em, record.id, record.source, record.kind, chunk.customers.map((r, i) => ({ externalid: r.externalid, row: r.row, customerId: ids[i], paymentId: null })));
     }
     const results = [];

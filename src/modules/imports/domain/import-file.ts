@@ -8,6 +8,7 @@ import { isValidDate } from '../../../common/time/business-date.js';
 import { EnumValue, stringEnum } from '../../../common/types/string-enum.js';
 import { DealStatus } from '../../contracts/domain/credit-policy.js';
 import { CUSTOMER_STATUSES, CustomerStatus, type CustomerIdentity, SALES_STAGES, type SalesStage } from '../../customers/domain/customer.js';
+import { type Language, LANGUAGES } from '../../messages/domain/templates.js';
 
 export const IMPORT_KINDS = ['customers', 'payments'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -71,7 +72,7 @@ export const COLUMNS: Record<ImportKind, { required: readonly string[]; optional
   customers: {
     required: ['externalid', 'fullname', 'telephone', 'guarantorname', 'guarantorcontact', 'imei', 'payg', 'dealid', 'depositpaid', 'amountpaid', 'startdate'],
     // what an export of this service writes besides (part 4a), so that it re-imports as itself; the deal's other states are the credit policy's
-    optional: ['serialnumber', 'status', 'salesstage', 'dealstatus', 'bonusdays'],
+    optional: ['serialnumber', 'status', 'salesstage', 'dealstatus', 'bonusdays', 'language', 'smsoptout'],
   },
   payments: { required: ['externalid', 'amount', 'reference', 'date'], optional: ['payg', 'customerid', 'narration'] },
 };
@@ -88,6 +89,9 @@ export interface CustomerRow extends CustomerIdentity {
   /** the file says the deal was repossessed: it stays so, and its device locked for good */
   repossessed: boolean;
   bonusdays: number;
+  /** the customer's message preferences, when the file gives them (an export of this service does where they were set) */
+  language: Language | null;
+  smsoptout: boolean | null;
   dealid: number;
   depositpaid: Money;
   amountpaid: Money;
@@ -301,6 +305,8 @@ class Cells {
   }
 }
 
+const optOut = (typed: 'true' | 'false' | null): boolean | null => (typed === null ? null : typed === 'true');
+
 export interface RowContext {
   today: string;
   defaultCountry: string;
@@ -335,6 +341,8 @@ export function readCustomerRow(row: number, record: string[], columns: Array<st
     startdate: c.pastDate('startdate', context.today),
     salesstage: c.choice('salesstage', SALES_STAGES),
     bonusdays: c.count('bonusdays', context.bonusDaysMax),
+    language: c.choice('language', LANGUAGES),
+    smsoptout: optOut(c.choice('smsoptout', ['true', 'false'])),
   };
   if (parsed.depositpaid && parsed.amountpaid && parsed.amountpaid.lt(parsed.depositpaid)) {
     c.fail('amountpaid', 'amountpaid must be at least depositpaid (it includes the deposit)');

@@ -210,6 +210,15 @@ export class MessagesService implements OnModuleInit {
     return row ? preferencesView(row) : { customerid: customerId, language: this.config.sms.defaultLanguage, smsoptout: false };
   }
 
+  /**
+   * What an import says of its new customers' messages, in the import's transaction: the language
+   * (else SMS_DEFAULT_LANGUAGE) and the opt-out (else none) of each row that gives either.
+   */
+  async importPreferences(em: EntityManager, rows: Array<{ customerId: number; language: Language | null; optOut: boolean | null }>, by: number): Promise<void> {
+    const given = rows.filter((r) => r.language !== null || r.optOut !== null);
+    await this.messages.insertPreferences(em, given.map((r) => ({ customerId: r.customerId, language: r.language ?? this.config.sms.defaultLanguage, optOut: r.optOut ?? false })), by);
+  }
+
   async setPreferences(customerId: number, language: Language, optOut: boolean, by: number): Promise<PreferencesView> {
     await this.customers.assertExists(customerId);
     return preferencesView(await this.messages.savePreferences(customerId, language, optOut, by));

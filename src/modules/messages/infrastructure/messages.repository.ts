@@ -263,6 +263,16 @@ export class MessagesRepository {
     return rows[0];
   }
 
+  /** Preferences of customers an import brought in (new customers: none set yet), in one statement. */
+  async insertPreferences(em: EntityManager, rows: Array<{ customerId: number; language: Language; optOut: boolean }>, by: number): Promise<void> {
+    if (rows.length === 0) return;
+    await em.query(
+      `INSERT INTO customer_preferences (customer_id, language, sms_opt_out, updated_by)
+       SELECT customer_id, language, sms_opt_out, $4 FROM unnest($1::int[], $2::text[], $3::boolean[]) AS r(customer_id, language, sms_opt_out)`,
+      [rows.map((r) => r.customerId), rows.map((r) => r.language), rows.map((r) => r.optOut), by],
+    );
+  }
+
   async pendingCount(): Promise<number> {
     const [{ n }] = (await this.dataSource.query(`SELECT count(*)::int AS n FROM sms_messages WHERE status = 'PENDING'`)) as Array<{ n: number }>;
     return n;
