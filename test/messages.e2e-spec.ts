@@ -277,6 +277,22 @@ describe('Customer messages by SMS', () => {
     sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=${CALLBACK_KEY}`);
   });
 
+  it('takes a failed report whatever the length of its reason, and keeps the reason cut to fit', async () => {
+    // a refused report is posted again and again, and the message never leaves SENT
+    const c = await registerCustomer(t, dealid);
+    sms.setCallbackUrl(null);
+    await settle();
+    const [sent] = await messagesOf(c.customerid);
+    expect(sent.status).toBe('SENT');
+    const reason = `Undelivered: ${'the handset was switched off and the network gave up '.repeat(6)}😀`;
+    expect((await report({ id: sent.gatewaymessageid!, status: 'Failed', failureReason: reason }).expect(200)).body.message).toBe('Message failed.');
+    const [failed] = await messagesOf(c.customerid);
+    expect(failed.status).toBe('FAILED');
+    expect([...failed.failurereason!]).toHaveLength(255);
+    expect(reason.startsWith(failed.failurereason!)).toBe(true);
+    sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+  });
+
   it('keeps messages PENDING while no gateway is configured and says so on /health; a receipt is worded in the customer’s language when sent', async () => {
     // a second instance on the same database, without the gateway's settings
     const bare = await startInstance({ now: new Date('2026-03-10T08:00:00Z') });

@@ -1848,7 +1848,7 @@ export interface components {
         };
         DeliveryReportRequest: {
             /**
-             * @description With Failed or Rejected: why.
+             * @description With Failed or Rejected: why (kept to its first 255 characters).
              * @example UserInBlacklist
              */
             failureReason?: string;

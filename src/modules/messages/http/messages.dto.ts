@@ -72,7 +72,8 @@ export class DeliveryReportRequest {
   @IdentifierField({ max: 40, example: 'Success', description: 'Success (delivered), Failed or Rejected (final failures); Sent, Submitted and Buffered change nothing.' })
   status: string;
 
-  @IdentifierField({ max: 100, optional: true, allowEmpty: true, example: 'UserInBlacklist', description: 'With Failed or Rejected: why.' })
+  // a webhook: a report refused for its reason's length would be posted again and again, the message left SENT
+  @IdentifierField({ max: 1000, optional: true, allowEmpty: true, example: 'UserInBlacklist', description: 'With Failed or Rejected: why (kept to its first 255 characters).' })
   failureReason?: string;
 }
 

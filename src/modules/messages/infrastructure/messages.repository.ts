@@ -5,6 +5,7 @@ import { preparedQuery, preparedStatement } from '../../../common/database/prepa
 import type { PaymentRowWriter } from '../../contracts/application/deal-events.js';
 import { MessageStatus } from '../domain/message.js';
 import type { Language, MessageKind, RenderedMessage } from '../domain/templates.js';
+import { cutText } from '../../../common/identifiers/characters.js';
 
 export interface MessageRow {
   id: string;
@@ -210,7 +211,7 @@ export class MessagesRepository {
     await this.dataSource.query(
       `UPDATE sms_messages SET status = $3, telephone = coalesce($4, telephone), failure_reason = $5, lease_token = NULL, updated_at = now()
        WHERE id = $1 AND lease_token = $2 AND status = 'PENDING'`,
-      [id, leaseToken, status, telephone, reason.slice(0, 255)],
+      [id, leaseToken, status, telephone, cutText(reason, 255)],
     );
   }
 
@@ -222,7 +223,7 @@ export class MessagesRepository {
          UPDATE sms_messages m SET status = $2::varchar, delivered_at = CASE WHEN $2::varchar = 'DELIVERED' THEN now() END, failure_reason = $3, updated_at = now()
          FROM target WHERE m.id = target.id AND target.status = 'SENT' RETURNING m.id)
        SELECT (SELECT count(*)::int FROM target) AS known, (SELECT count(*)::int FROM moved) AS moved`,
-      [gatewayMessageId, status, reason?.slice(0, 255) ?? null],
+      [gatewayMessageId, status, reason === null ? null : cutText(reason, 255)],
     )) as Array<{ known: number; moved: number }>;
     return rows[0].moved ? 'APPLIED' : rows[0].known ? 'UNCHANGED' : 'UNKNOWN';
   }
