@@ -3,7 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Params } from 'nestjs-pino';
 import { AppConfig } from '../../config/app-config.js';
 
-/** Keys whose values never reach a log line, wherever they appear. */
+/**
+ * Keys whose values never reach a log line, wherever they appear. A database error logged as `err`
+ * carries the statement's parameters (a new password's hash, personal data) and PostgreSQL's detail
+ * (`Failing row contains (…)`, the whole row): only the statement's text, message and code are kept.
+ */
 export const REDACTED_PATHS = [
   'password',
   '*.password',
@@ -18,6 +22,10 @@ export const REDACTED_PATHS = [
   'req.headers["x-access-token"]',
   'req.headers.authorization',
   'req.headers.cookie',
+  'err.parameters',
+  'err.detail',
+  'err.driverError.parameters',
+  'err.driverError.detail',
 ];
 
 export function requestId(req: IncomingMessage): string {
