@@ -36,6 +36,8 @@ const ACTIVE_CACHE_MS = 5_000;
 @Injectable()
 export class UsersService {
   private readonly activeCache = new Map<number, { user: TokenIdentity | null; until: number }>();
+  /** Counts the changes that ended tokens on this instance: a read that a change overtook is not kept. */
+  private forgotten = 0;
 
   constructor(
     private readonly users: UsersRepository,
@@ -97,7 +99,7 @@ export class UsersService {
       await this.users.disable(id, em);
       return target;
     });
-    this.activeCache.delete(id);
+    this.forget(id);
     return UsersService.view({ ...user, active: false });
   }
 
@@ -107,7 +109,7 @@ export class UsersService {
     if (!user) throw userNotFound(id);
     if (user.usernameCanonical === null) throw usernameCollides(id);
     if (!user.active) await this.users.enable(id);
-    this.activeCache.delete(id);
+    this.forget(id);
     return UsersService.view({ ...user, active: true });
   }
 
@@ -116,7 +118,7 @@ export class UsersService {
     if (!user) throw userNotFound(id);
     if (user.role === Role.CUSTOMER) throw userIsCustomer(id);
     await this.users.setPasswordHash(id, await this.hasher.hash(password));
-    this.activeCache.delete(id);
+    this.forget(id);
     return { message: 'Password changed.' };
   }
 
@@ -131,15 +133,27 @@ export class UsersService {
     const now = Date.now();
     let cached = this.activeCache.get(id);
     if (!cached || cached.until <= now) {
+      const forgotten = this.forgotten;
       const user = await this.users.findById(id);
       const identity = user && user.active && user.role !== Role.CUSTOMER ? { id: user.id, username: user.username, role: user.role, tokenVersion: user.tokenVersion } : null;
-      if (this.activeCache.size > 10_000) this.activeCache.clear();
       cached = { user: identity, until: now + ACTIVE_CACHE_MS };
-      this.activeCache.set(id, cached);
+      // A password change or a disable that finished while this read was under way may have come
+      // after the read's snapshot: its answer serves this request, which ran alongside the change,
+      // but is not kept, or the ended token would work on here for the cache time.
+      if (forgotten === this.forgotten) {
+        if (this.activeCache.size > 10_000) this.activeCache.clear();
+        this.activeCache.set(id, cached);
+      }
     }
     const user = cached.user;
     if (!user || user.tokenVersion !== tokenVersion) return null;
     return { id: user.id, username: user.username, role: user.role };
+  }
+
+  /** Ends this instance's cached answer for the user, and any read of it under way. */
+  private forget(id: number): void {
+    this.activeCache.delete(id);
+    this.forgotten++;
   }
 
   /**
