@@ -1,5 +1,5 @@
 import { ApiError } from './client';
-import { currentSession } from './session';
+import { currentSession, sessionExpired } from './session';
 
 /**
  * Downloads a file the service streams (an export): the token goes in the `x-access-token` header,
@@ -10,6 +10,8 @@ export async function download(path: string, filename: string): Promise<void> {
   const response = await fetch(path, { headers: session ? { 'x-access-token': session.accessToken } : {} });
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { message?: string };
+    // as the API client does: a refused token (expired, password changed, user disabled) ends the session
+    if (response.status === 401 && session) sessionExpired(body.message ?? 'Unauthorized!');
     throw new ApiError(body.message ?? `${response.status} ${response.statusText}`, response.status);
   }
   const url = URL.createObjectURL(await response.blob());
