@@ -12,6 +12,7 @@ const SRC = resolve('src');
 const OWNERS: Record<string, string> = {
   users: 'modules/users',
   signin_attempts: 'modules/auth',
+  signed_out_tokens: 'modules/auth',
   deals: 'modules/deals',
   accounts: 'modules/accounts',
   payments: 'modules/accounts',

@@ -107,6 +107,36 @@ describe('Authentication', () => {
     });
   });
 
+  describe('POST /api/auth/signout', () => {
+    it('ends the token sent and every copy of it, at once; the user’s other sign-ins go on', async () => {
+      const collector = await t.user(Role.COLLECTOR);
+      const otherBrowser = (await t.http.post('/api/auth/signin').send({ username: collector.username, password: collector.password }).expect(200)).body.accessToken;
+      const copy = ` ${collector.token}`; // the same token as another client might send it
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', collector.token).expect(200);
+      const res = await t.http.post('/api/auth/signout').set('x-access-token', collector.token).expect(200);
+      expect(res.body).toEqual({ message: 'Signed out.' });
+      for (const token of [collector.token, copy]) {
+        expect((await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', token).expect(401)).body).toEqual({ message: 'Unauthorized!' });
+      }
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', otherBrowser).expect(200);
+      // signing out again with the ended token is refused; signing in again gives a working token
+      await t.http.post('/api/auth/signout').set('x-access-token', collector.token).expect(401);
+      const again = await t.http.post('/api/auth/signin').send({ username: collector.username, password: collector.password }).expect(200);
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', again.body.accessToken).expect(200);
+      // kept as a digest until it would have expired, never as the token itself
+      const [row] = await t.db.query('SELECT digest, expires_at FROM signed_out_tokens WHERE user_id = $1', [collector.id]);
+      expect(row.digest).not.toContain(collector.token.split('.')[2]);
+      expect(new Date(row.expires_at).getTime()).toBe((jwt.decode(collector.token) as jwt.JwtPayload).exp! * 1000);
+    });
+
+    it('needs a token and no body', async () => {
+      const operator = await t.user(Role.OPERATOR);
+      expect((await t.http.post('/api/auth/signout').expect(401)).body).toEqual({ message: 'No token provided.' });
+      expect((await t.http.post('/api/auth/signout').set('x-access-token', operator.token).send({ all: true }).expect(400)).body).toEqual({ message: 'property all should not exist' });
+      await t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', operator.token).expect(200);
+    });
+  });
+
   describe('the guard on /finance/ routes', () => {
     it('answers 401 "No token provided." when the header is absent', async () => {
       const res = await t.http.get('/finance/users').expect(401);

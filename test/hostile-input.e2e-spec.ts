@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import jwt from 'jsonwebtoken';
+import { randomBytes } from 'node:crypto';
 import { Role } from '../src/common/auth/role.js';
 import { ProviderSimulator, startProviderSimulator } from '../tools/simulators/provider-simulator.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
@@ -10,7 +12,7 @@ import {
   rowCounts,
   Schema,
 } from './support/routes.js';
-import { startTestApp, TestApp } from './support/test-app.js';
+import { startTestApp, TestApp, TEST_JWT_SECRET } from './support/test-app.js';
 import { runLedgerVerify } from './support/faults.js';
 import { expectLedgerConsistent } from './support/ledger.js';
 
@@ -29,6 +31,7 @@ const LONG = process.env.PAYG_LONG_TESTS === '1';
 const RUNS = Number(process.env.PAYG_FUZZ_RUNS) || (LONG ? 5000 : 50);
 const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429];
 const SIGNIN = 'POST /api/auth/signin';
+const SIGNOUT = 'POST /api/auth/signout';
 
 interface Case {
   family: string;
@@ -231,6 +234,8 @@ interface Fixtures {
   accountid: number;
   accountnumber: string;
   spareUserId: number;
+  /** who signs out: each case with a token of its own (a sign-out that succeeds ends the token it was sent with) */
+  signOutUser: { id: number; username: string };
   unmatchedTransactionId: string;
 }
 let fixtures: Fixtures;
@@ -604,6 +609,7 @@ describe('Hostile input: every route answers 2xx or a 4xx {message}, never a 5xx
       accountid: details.body.accountid,
       accountnumber: details.body.accountnumber,
       spareUserId: (await t.user(Role.OPERATOR)).id,
+      signOutUser: await t.user(Role.COLLECTOR),
       unmatchedTransactionId,
     };
   });
@@ -633,6 +639,12 @@ describe('Hostile input: every route answers 2xx or a 4xx {message}, never a 5xx
     return c;
   }
 
+  /** A token of its own for the sign-out user, as a sign-in would make it (its own jti). */
+  function signOutToken(): string {
+    const { id, username } = fixtures.signOutUser;
+    return jwt.sign({ sub: id, username, role: Role.COLLECTOR, env: 'uat', ver: 1 }, TEST_JWT_SECRET, { algorithm: 'HS256', issuer: 'payg-uat', expiresIn: 3600, jwtid: randomBytes(12).toString('base64url') });
+  }
+
   /** Sends one case and checks the answer and the row counts; `counts` is the state before, updated to the state after. */
   async function check(
     key: string,
@@ -644,7 +656,8 @@ describe('Hostile input: every route answers 2xx or a 4xx {message}, never a 5xx
     c = spareActingAdmin(key, c);
     // a webhook drops unknown fields, whatever they are called or hold: the notification still counts
     if (c.unknownField && WEBHOOKS.includes(key)) c = { ...c, invalid: false, expect: undefined };
-    let r = t.http.post(key === SMS_REPORTS ? `${path}?key=${SMS_CALLBACK_KEY}` : path).set('x-access-token', admin);
+    const token = key === SIGNOUT ? signOutToken() : admin;
+    let r = t.http.post(key === SMS_REPORTS ? `${path}?key=${SMS_CALLBACK_KEY}` : path).set('x-access-token', token);
     r = r.set('content-type', c.contentType ?? 'text/plain').send(c.payload);
     if (c.contentType === null) r = r.unset('Content-Type');
     const res = await r;

@@ -24,6 +24,7 @@ const STAFF = [ADMIN, OPERATOR, COLLECTOR, PROVIDER];
 const ROLE_TABLE: Record<string, Role[] | 'public'> = {
   'GET /health': 'public',
   'POST /api/auth/signin': 'public',
+  'POST /api/auth/signout': [ADMIN, OPERATOR, COLLECTOR, PROVIDER],
   'GET /api/client-config': 'public',
 
   'POST /finance/users/create': [ADMIN],
@@ -107,6 +108,8 @@ interface Fixtures {
   disableUserId: number;
   passwordUserId: number;
   signIn: { username: string; password: string };
+  /** A token per role for signing out (which ends it), so that the role's shared token lives on */
+  signOutTokens: Record<Role, string>;
   unmatched: Partial<Record<Role, string>>;
   importid: number;
 }
@@ -117,6 +120,8 @@ interface Req {
   body?: unknown;
   /** multipart/form-data instead of a JSON body: text fields and the file (POST /finance/imports) */
   form?: { fields: Record<string, string>; file: Buffer };
+  /** the allowed caller's token for this call instead of its role's shared one */
+  token?: string;
 }
 
 const unique = () => randomBytes(5).toString('hex');
@@ -130,6 +135,7 @@ const NO_SUCH_ID = 2_000_000_000;
  */
 const PLAUSIBLE: Record<string, (f: Fixtures, role: Role) => Req> = {
   'POST /api/auth/signin': (f) => ({ body: f.signIn }),
+  'POST /api/auth/signout': (f, role) => ({ token: f.signOutTokens[role] }),
   'POST /finance/users/create': () => ({
     body: { username: `matrix-${unique()}`, password: 'matrix-password-1', role: 'COLLECTOR' },
   }),
@@ -296,6 +302,7 @@ describe('Role matrix: every route × no token, every staff role and forged toke
       disableUserId: (await t.user(OPERATOR)).id,
       passwordUserId: (await t.user(OPERATOR)).id,
       signIn: { username: signInUser.username, password: signInUser.password },
+      signOutTokens: Object.fromEntries(await Promise.all(STAFF.map(async (role) => [role, (await t.user(role)).token]))) as Record<Role, string>,
       unmatched,
       importid: (
         await t.http
@@ -413,7 +420,7 @@ describe('Role matrix: every route × no token, every staff role and forged toke
       const callers: (Role | 'no token')[] = roles === 'public' ? ['no token', ...STAFF] : roles;
       for (const caller of callers) {
         const req = requestFor(key, caller === 'no token' ? ADMIN : caller);
-        const res = await send(key, req, caller === 'no token' ? undefined : tokens[caller]);
+        const res = await send(key, req, caller === 'no token' ? undefined : (req.token ?? tokens[caller]));
         const seen = { caller, status: res.status };
         // A plausible request may still be refused on its merits (400/404/409), never by the guard,
         // and never with a server error; a GET with good parameters answers 200.

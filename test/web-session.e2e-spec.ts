@@ -30,4 +30,17 @@ describe('web client: a session the service ended', () => {
     expect(await page.evaluate(() => localStorage.getItem('payg.session'))).toBeNull();
   });
 
+  it('ends the token on the service when the person signs out: a copy read before is refused', async () => {
+    const collector = await w.t.user(Role.COLLECTOR);
+    const { page } = await w.open();
+    await w.signIn(page, collector.username, collector.password);
+    const copied = await page.evaluate(() => (JSON.parse(localStorage.getItem('payg.session')!) as { accessToken: string }).accessToken);
+    await w.t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', copied).expect(200);
+    const signedOut = page.waitForResponse((response) => response.url().endsWith('/api/auth/signout'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect((await signedOut).status()).toBe(200);
+    expect(await page.evaluate(() => localStorage.getItem('payg.session'))).toBeNull();
+    expect((await w.t.http.get('/finance/customers?page=1&limit=1').set('x-access-token', copied).expect(401)).body).toEqual({ message: 'Unauthorized!' });
+  });
 });

@@ -29,6 +29,7 @@ import { RetryFailedImports1766448000000 } from './migrations/1766448000000-Retr
 import { SmsLeaseToken1766534400000 } from './migrations/1766534400000-SmsLeaseToken.js';
 import { NamesInNfc1766620800000 } from './migrations/1766620800000-NamesInNfc.js';
 import { DealsByDevice1766707200000 } from './migrations/1766707200000-DealsByDevice.js';
+import { SignedOutTokens1766793600000 } from './migrations/1766793600000-SignedOutTokens.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -59,4 +60,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   SmsLeaseToken1766534400000,
   NamesInNfc1766620800000,
   DealsByDevice1766707200000,
+  SignedOutTokens1766793600000,
 ];

@@ -9,6 +9,7 @@ import { AccessGuard } from './http/access.guard.js';
 import { AuthController } from './http/auth.controller.js';
 import { SignInRateLimitGuard } from './http/signin-rate-limit.guard.js';
 import { JwtStrategy } from './infrastructure/jwt.strategy.js';
+import { SignedOutTokens } from './infrastructure/signed-out-tokens.js';
 import { SignInLimiter } from './infrastructure/signin-limiter.js';
 
 @Module({
@@ -25,6 +26,6 @@ import { SignInLimiter } from './infrastructure/signin-limiter.js';
     }),
   ],
   controllers: [AuthController],
-  providers: [AuthService, JwtStrategy, SignInLimiter, SignInRateLimitGuard, { provide: APP_GUARD, useClass: AccessGuard }],
+  providers: [AuthService, JwtStrategy, SignInLimiter, SignedOutTokens, SignInRateLimitGuard, { provide: APP_GUARD, useClass: AccessGuard }],
 })
 export class AuthModule {}

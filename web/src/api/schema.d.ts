@@ -11,11 +11,33 @@ export interface paths {
         put?: never;
         /**
          * Sign in and get an access token
-         * @description Wrong username or password (or a disabled user) → 401 `Invalid username or password.` The username is compared regardless of letter case (Unicode NFKC, then lower case). Attempts are counted in the database for every instance together: SIGNIN_ADDRESS_LIMIT (default 30) a minute per client address whatever the username, checked before any password is hashed, and SIGNIN_RATE_LIMIT (default 10) a minute per client address and username; beyond either → 429 with `retry-after`. The token carries `sub`, `username`, `role`, `env` and `ver` (the user’s token version: a password change or a disable ends it).
+         * @description Wrong username or password (or a disabled user) → 401 `Invalid username or password.` The username is compared regardless of letter case (Unicode NFKC, then lower case). Attempts are counted in the database for every instance together: SIGNIN_ADDRESS_LIMIT (default 30) a minute per client address whatever the username, checked before any password is hashed, and SIGNIN_RATE_LIMIT (default 10) a minute per client address and username; beyond either → 429 with `retry-after`. The token carries `sub`, `username`, `role`, `env`, `ver` (the user’s token version: a password change or a disable ends it) and `jti` (this sign-in’s own id: signing out ends this token alone).
          *
          *     Open: no token needed.
          */
         post: operations["AuthController_signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/signout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out: end the token sent
+         * @description The token sent, and every copy of it, stops working (at once on this instance, within 5 seconds on the others); your other sign-ins go on. The web client’s “Sign out” calls it, so a token read from a shared computer before it was signed out is of no use. Sign in again for a new token.
+         *
+         *     Roles: ADMIN, OPERATOR, COLLECTOR, PROVIDER.
+         */
+        post: operations["AuthController_signOut"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2480,6 +2502,10 @@ export interface components {
             /** @example operator1 */
             username: string;
         };
+        SignOutResponse: {
+            /** @example Signed out. */
+            message: string;
+        };
         SmsMessagePageResponse: {
             items: components["schemas"]["SmsMessageResponse"][];
             /** @example 20 */
@@ -2754,6 +2780,70 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Too many requests. Try again in a minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    AuthController_signOut: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-access-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignOutResponse"];
+                };
+            };
+            /** @description Invalid request: the message names every bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "amount must be a positive number; customerid must be an integer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Token absent, expired or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No token provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

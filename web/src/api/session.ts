@@ -37,10 +37,16 @@ export function onSessionExpired(handler: (message: string) => void): void {
   expiredHandler = handler;
 }
 
-/** The person signed out: nothing of the session, nor why an earlier one ended, stays behind. */
+/**
+ * The person signed out: nothing of the session, nor why an earlier one ended, stays behind, and the
+ * service ends the token (and any copy of it), so one read from this browser before is of no use.
+ * The browser forgets the session at once, whether or not the service can be told.
+ */
 export function signOut(): void {
+  const session = currentSession();
   clearSession();
   sessionStorage.removeItem(NOTICE);
+  if (session) void fetch('/api/auth/signout', { method: 'POST', keepalive: true, headers: { 'x-access-token': session.accessToken } }).catch(() => undefined);
 }
 
 export function sessionExpired(message: string): void {

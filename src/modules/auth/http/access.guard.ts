@@ -32,7 +32,7 @@ export class AccessGuard extends AuthGuard('jwt') {
     // a token verified before goes straight to the user check; any other through passport-jwt
     const known = typeof header === 'string' ? this.strategy.verifiedClaims(header) : undefined;
     if (known) {
-      const user = await this.strategy.identityOf(known);
+      const user = await this.strategy.identityOf(known, header as string);
       if (!user) throw new UnauthorizedException(TOKEN_INVALID);
       request.user = user;
     } else {

@@ -36,3 +36,8 @@ export class SignInResponse {
   @ApiProperty({ description: 'JWT (HS256) to send as `x-access-token`; valid for 24 hours on this environment only.', example: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9…' })
   accessToken: string;
 }
+
+export class SignOutResponse {
+  @ApiProperty({ example: 'Signed out.' })
+  message: string;
+}

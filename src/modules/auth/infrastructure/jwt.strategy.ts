@@ -5,6 +5,7 @@ import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '../../../config/app-config.js';
 import { AuthUser, Role } from '../../../common/auth/role.js';
 import { UsersService } from '../../users/application/users.service.js';
+import { SignedOutTokens } from './signed-out-tokens.js';
 
 export const ACCESS_TOKEN_HEADER = 'x-access-token';
 
@@ -22,7 +23,7 @@ const VERIFIED_TOKENS_MAX = 10_000;
 
 /**
  * Reads `x-access-token`, accepts HS256 only, from this environment's issuer only, for active users
- * only, carrying the user's current token version (tokens from before versions existed have none and
+ * only, not signed out, carrying the user's current token version (tokens from before versions existed have none and
  * are refused: everyone signs in again once after the upgrade).
  *
  * A token whose signature was verified once is remembered with its claims until it expires, so the
@@ -37,6 +38,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     private readonly config: AppConfig,
     private readonly users: UsersService,
+    private readonly signedOut: SignedOutTokens,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromHeader(ACCESS_TOKEN_HEADER),
@@ -56,7 +58,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.clear();
       this.verified.set(token, claims as AccessTokenClaims & { exp: number });
     }
-    return this.identityOf(claims);
+    return typeof token === 'string' ? this.identityOf(claims, token) : false;
   }
 
   /**
@@ -71,9 +73,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     return undefined;
   }
 
-  /** The active user a token's claims name, in this environment, at the user's current token version. */
-  async identityOf(claims: AccessTokenClaims): Promise<AuthUser | false> {
+  /** The active user a token's claims name, in this environment, at the user's current token version, unless the token was signed out. */
+  async identityOf(claims: AccessTokenClaims, token: string): Promise<AuthUser | false> {
     if (claims.env !== this.config.env || !Number.isInteger(claims.sub) || !Number.isInteger(claims.ver)) return false;
-    return (await this.users.activeIdentity(claims.sub, claims.ver)) ?? false;
+    const [user, signedOut] = await Promise.all([this.users.activeIdentity(claims.sub, claims.ver), this.signedOut.isSignedOut(claims.sub, token)]);
+    return user && !signedOut ? user : false;
   }
 }
