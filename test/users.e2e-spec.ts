@@ -1,4 +1,6 @@
+import { jest } from '@jest/globals';
 import { Role } from '../src/common/auth/role.js';
+import { UsersRepository } from '../src/modules/users/infrastructure/users.repository.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
@@ -79,6 +81,42 @@ describe('Users (ADMIN only)', () => {
     await t.http.post('/api/auth/signin').send({ username: u.username, password: 'brand-new-pass' }).expect(200);
     await t.http.post('/finance/users/password').set('x-access-token', admin).send({ id: 424242, password: 'brand-new-pass' }).expect(404);
     await t.http.post('/finance/users/password').set('x-access-token', admin).send({ id: u.id, password: 'short' }).expect(400);
+  });
+
+  /**
+   * A request whose user read was answered before a password change or a disable committed, but
+   * handled after it: its answer may serve that request, never the ones after it (the user cache).
+   * The read is the real one, held back after PostgreSQL answered it.
+   */
+  it.each([
+    ['a password change', (id: number) => t.http.post('/finance/users/password').set('x-access-token', admin).send({ id, password: 'another-new-pass' }).expect(200)],
+    ['a disable', (id: number) => t.http.post('/finance/users/disable').set('x-access-token', admin).send({ id }).expect(200)],
+  ])('ends the old token at once even when a request read its user just before %s', async (_change, change) => {
+    const u = await t.user(Role.OPERATOR);
+    const token = (await t.http.post('/api/auth/signin').send({ username: u.username, password: u.password }).expect(200)).body.accessToken;
+    const users = t.app.get(UsersRepository);
+    const findById = users.findById.bind(users);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let answered!: () => void;
+    const read = new Promise<void>((resolve) => (answered = resolve));
+    const spy = jest.spyOn(users, 'findById').mockImplementationOnce(async (id, em) => {
+      const row = await findById(id, em);
+      answered();
+      await held;
+      return row;
+    });
+    try {
+      const racing = t.http.get('/finance/customers/status-summary').set('x-access-token', token).then((r) => r.status);
+      await read;
+      await change(u.id);
+      release();
+      await racing;
+      const after = await t.http.get('/finance/customers/status-summary').set('x-access-token', token);
+      expect(after.status).toBe(401);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it.each([
