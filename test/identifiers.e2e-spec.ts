@@ -111,6 +111,17 @@ describe('Identifiers', () => {
       await register({ imei: repossessed.imei }).expect(201);
     });
 
+    it('refuses a cash sale on a device still being paid for, and leaves that device alone', async () => {
+      const financed = await registerCustomer(t, dealid);
+      // deposit = the whole price: the new deal would be PAID_OFF at once and its RELEASE would free the financed phone
+      expect((await register({ imei: financed.imei, deposit: 600000 }).expect(409)).body).toEqual({ message: `IMEI ${financed.imei} is already registered to another customer.` });
+      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM device_commands WHERE imei = $1 AND action = 'RELEASE'`, [financed.imei]);
+      expect(n).toBe(0);
+      // once that deal is closed, the device may be sold for cash
+      await post('/finance/contracts/repossess', { customerid: financed.customerid, reason: 'Phone returned.' }).expect(200);
+      await register({ imei: financed.imei, deposit: 600000 }).expect(201);
+    });
+
     it('lets exactly one of two concurrent registrations with one IMEI succeed', async () => {
       for (let round = 0; round < 3; round++) {
         const imei = uniqueImei();
