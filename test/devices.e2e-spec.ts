@@ -113,6 +113,20 @@ describe('Device locking, bonus days and repossession', () => {
     expect(lock.devices.get(c.imei)?.action).toBe('LOCK');
   });
 
+  it('keeps a temporary unlock running when a payment that does not pay up arrives before the overdue run', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 1500); // paid up to 2026-03-11: UNLOCKED
+    t.clock.set(new Date('2026-03-11T00:05:00Z')); // due today; the overdue run has not come round yet
+    await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 24 }).expect(200);
+    await pay(c.customerid, 100); // not a day's worth: the deal is LOCKED now, as the overdue run would have left it
+    expect((await t.http.get(`/finance/customers/${c.customerid}`).set('x-access-token', operator)).body.deal.status).toBe('LOCKED');
+    // the device keeps the hours it was given, as when the overdue run locks the deal first; the unlock's end locks it
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['TEMP_UNLOCK', 'UNLOCK']);
+    t.clock.set(new Date('2026-03-12T00:05:00Z'));
+    await jobs.endTemporaryUnlocks();
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'LOCK', reason: 'temporary unlock ended' });
+  });
+
   it('delivers in order per device and retries with backoff while the platform is down, then recovers', async () => {
     const c = await registerCustomer(t, dealid);
     lock.setDown(true);
