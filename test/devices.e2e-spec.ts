@@ -127,6 +127,38 @@ describe('Device locking, bonus days and repossession', () => {
     expect((await commands(c.customerid))[0]).toMatchObject({ action: 'LOCK', reason: 'temporary unlock ended' });
   });
 
+  it('grants a new temporary unlock while the end of the last one is being told, without a deadlock', async () => {
+    const c = await registerCustomer(t, dealid);
+    await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 1 }).expect(200);
+    t.clock.set(new Date('2026-03-10T10:00:00Z')); // the unlock is over; its end not told yet
+    const waiting = async (n: number) => {
+      for (let i = 0; i < 200; i++) {
+        const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        if (count >= n) return;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`${n} waiting transactions expected`);
+    };
+    // the deal is held a moment (a payment, say) while the operator's new unlock and then the job's run wait for it
+    const holder = t.db.createQueryRunner();
+    await holder.startTransaction();
+    await holder.query('SELECT id FROM customer_deals WHERE customer_id = $1 FOR UPDATE', [c.customerid]);
+    const unlock = post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 2 }).then((r) => r);
+    await waiting(1);
+    const ended = jobs.endTemporaryUnlocks();
+    await waiting(2);
+    await holder.commitTransaction();
+    await holder.release();
+    const [answer, run] = await Promise.allSettled([unlock, ended]);
+    expect(answer).toMatchObject({ status: 'fulfilled', value: { status: 200 } });
+    expect(run).toMatchObject({ status: 'fulfilled' });
+    // the old unlock was settled by the new one: its end pushes nothing over the new unlock
+    expect((await commands(c.customerid)).map((x: { action: string }) => x.action)).toEqual(['TEMP_UNLOCK', 'TEMP_UNLOCK']);
+    t.clock.set(new Date('2026-03-10T12:00:00Z'));
+    expect(await jobs.endTemporaryUnlocks()).toBe(1);
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'LOCK', reason: 'temporary unlock ended' });
+  });
+
   it('delivers in order per device and retries with backoff while the platform is down, then recovers', async () => {
     const c = await registerCustomer(t, dealid);
     lock.setDown(true);

@@ -366,19 +366,27 @@ export class ContractsService {
     });
   }
 
-  /** After temporary unlocks end (up to `limit`): each device is told its real state again. */
+  /**
+   * After temporary unlocks end (up to `limit`): each device is told its real state again. Each
+   * deal is locked before its unlock, as tempUnlock() takes them (a new unlock settles the old ones
+   * under the deal's lock): the other order deadlocked the two. An unlock settled meanwhile by a
+   * newer one, or held by another instance, is left alone.
+   */
   endTemporaryUnlocks(limit: number): Promise<number> {
     return this.dataSource.transaction(async (em) => {
-      const expired = await this.commands.claimExpiredTempUnlocks(em, this.clock.now(), limit);
+      const expired = await this.commands.expiredTempUnlocks(em, this.clock.now(), limit);
+      let restored = 0;
       for (const t of expired) {
         const row = await this.lock(em, t.customerId);
+        if (!(await this.commands.claimTempUnlock(em, t.id))) continue;
+        restored++;
         // a device financed again since hears its new deal's state, not this one's
         if ((await this.deviceMovedOnFrom(em, row)) === null) {
           await this.commands.enqueue(em, { device: deviceOf(row), action: commandForState(row.status), nextpaymentdate: row.nextpaymentdate, reason: 'temporary unlock ended', createdBy: null });
         }
         await this.commands.markRestored(em, t.id);
       }
-      return expired.length;
+      return restored;
     });
   }
 }

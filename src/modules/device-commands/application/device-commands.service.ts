@@ -66,9 +66,18 @@ export class DeviceCommandsService {
     return this.enqueue(em, command);
   }
 
-  /** Temporary unlocks whose time is up and whose device has not been told its real state yet, locked for this transaction. */
-  async claimExpiredTempUnlocks(em: EntityManager, now: Date, limit: number): Promise<Array<{ id: string; customerId: number }>> {
-    return (await this.commands.claimExpiredTempUnlocks(em, now, limit)).map((t) => ({ id: t.id, customerId: t.customer_id }));
+  /** Temporary unlocks whose time is up and whose device has not been told its real state yet (read, not locked: see claimTempUnlock). */
+  async expiredTempUnlocks(em: EntityManager, now: Date, limit: number): Promise<Array<{ id: string; customerId: number }>> {
+    return (await this.commands.expiredTempUnlocks(em, now, limit)).map((t) => ({ id: t.id, customerId: t.customer_id }));
+  }
+
+  /**
+   * Locks one expired temporary unlock for this transaction, once its deal is locked (the order in
+   * which a new temporary unlock takes them: deal, then the unlocks it settles); false when it has
+   * been settled or restored meanwhile, or another instance holds it.
+   */
+  claimTempUnlock(em: EntityManager, id: string): Promise<boolean> {
+    return this.commands.claimTempUnlock(em, id);
   }
 
   markRestored(em: EntityManager, id: string): Promise<void> {

@@ -111,14 +111,20 @@ export class DeviceCommandsRepository {
     return [rows, total];
   }
 
-  /** Temporary unlocks whose time is up and whose device has not been told its real state yet, locked. */
-  claimExpiredTempUnlocks(em: EntityManager, now: Date, limit: number): Promise<Array<{ id: string; customer_id: number }>> {
+  /** Temporary unlocks whose time is up and whose device has not been told its real state yet (not locked). */
+  expiredTempUnlocks(em: EntityManager, now: Date, limit: number): Promise<Array<{ id: string; customer_id: number }>> {
     return em.query(
       `SELECT id, customer_id FROM device_commands
        WHERE action = 'TEMP_UNLOCK' AND restored_at IS NULL AND unlockuntil <= $1
-       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+       ORDER BY id LIMIT $2`,
       [now, limit],
     );
+  }
+
+  /** The temporary unlock, locked, when it is still waiting for its end to be told and nobody else holds it. */
+  async claimTempUnlock(em: EntityManager, id: string): Promise<boolean> {
+    const rows = (await em.query(`SELECT id FROM device_commands WHERE id = $1 AND restored_at IS NULL FOR UPDATE SKIP LOCKED`, [id])) as unknown[];
+    return rows.length > 0;
   }
 
   async markRestored(em: EntityManager, id: string): Promise<void> {
