@@ -99,15 +99,16 @@ export class ContractsRepository {
 
   async insert(em: EntityManager, d: NewContract): Promise<number> {
     // The deal carries its device's IMEI so that one IMEI is on at most one deal still being paid
-    // (customer_deals_imei_active_key, a unique index over LOCKED and UNLOCKED deals). It goes in
-    // LOCKED whatever its state, so that the index decides also for a deal closed from the start (a
-    // cash sale, PAID_OFF): a device still being paid for by someone else is not sold again.
+    // (customer_deals_imei_active_key, a unique index over LOCKED and UNLOCKED deals). A deal closed
+    // from the start (a cash sale, PAID_OFF) goes in LOCKED and is closed right after, so that the
+    // index decides for it too: a device still being paid for by someone else is not sold again.
+    const closed = d.status !== DealStatus.LOCKED && d.status !== DealStatus.UNLOCKED;
     const rows = (await em.query(
       `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
-       VALUES ($1, $2, $3, 'LOCKED', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-      [d.customerId, d.dealId, d.dealname, d.totalamount, d.monthly, d.depositpaid, d.amountpaid, d.balance, d.overpaid, d.bonusdays, d.startdate, d.nextpaymentdate, d.imei],
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+      [d.customerId, d.dealId, d.dealname, closed ? DealStatus.LOCKED : d.status, d.totalamount, d.monthly, d.depositpaid, d.amountpaid, d.balance, d.overpaid, d.bonusdays, d.startdate, d.nextpaymentdate, d.imei],
     )) as Array<{ id: number }>;
-    if (d.status !== DealStatus.LOCKED) await em.query('UPDATE customer_deals SET status = $2 WHERE id = $1', [rows[0].id, d.status]);
+    if (closed) await em.query('UPDATE customer_deals SET status = $2 WHERE id = $1', [rows[0].id, d.status]);
     return rows[0].id;
   }
 
