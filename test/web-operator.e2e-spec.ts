@@ -49,7 +49,8 @@ describe('web client: operator journeys', () => {
     await page.getByText('LOCKED', { exact: true }).first().waitFor();
     await page.getByRole('button', { name: 'Load payment' }).click();
     const pay = page.getByRole('dialog');
-    await pay.getByLabel('Amount').fill('45000');
+    // typed as people write it: the comma groups thousands, it is not a decimal point (this loaded 45.00)
+    await pay.getByLabel('Amount').pressSequentially('45,000');
     await pay.getByLabel('Reference').fill('CASH-0001');
     await pay.getByLabel('Narration').fill('Cash at the Kampala shop');
     await pay.getByRole('button', { name: 'Save' }).click();
@@ -57,6 +58,8 @@ describe('web client: operator journeys', () => {
     // 45,000 at 45,000 a month buys 30 days from the registration day (2026-01-15)
     await page.getByText('Feb 14, 2026').waitFor();
     await page.getByRole('cell', { name: 'CASH-0001' }).waitFor();
+    const loaded = await w.t.http.post('/finance/payments/recent').set('x-access-token', await w.t.token(Role.OPERATOR)).send({ customerid, limit: 5 });
+    expect(loaded.body.find((p: { reference: string }) => p.reference === 'CASH-0001').amount).toBe(45000);
     await expectAccessible(page);
     await screenshot(page, 'customer');
     // every status badge shows its whole word, however narrow its column (the messages table's PENDING was cut)

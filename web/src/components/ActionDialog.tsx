@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { compact, requiredErrors } from '../forms';
-import { useAction } from './ui';
+import { NUMBER_INPUT, useAction } from './ui';
 
 export interface Field {
   name: string;
@@ -70,7 +70,7 @@ export function ActionDialog<T>(props: {
               const input = { label: f.label, description: f.description, withAsterisk: f.required, ...form.getInputProps(f.name), key: f.name };
               switch (f.kind) {
                 case 'number':
-                  return <NumberInput {...input} decimalScale={2} />;
+                  return <NumberInput {...input} {...NUMBER_INPUT} decimalScale={2} />;
                 case 'select':
                   return <Select {...input} data={f.options ?? []} />;
                 case 'textarea':

@@ -1,4 +1,4 @@
-import { Alert, Badge, Card, Center, Group, Loader, Pagination, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Center, Group, Loader, type NumberInputProps, Pagination, Table, Text, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -31,6 +31,13 @@ export function useUrlFilters<K extends string>(keys: readonly K[]) {
 }
 
 export const PAGE_SIZE = 20;
+
+/**
+ * Every number typed by staff: "12,500" is twelve thousand five hundred (a comma groups thousands,
+ * only "." starts the cents) and shows grouped while typed; by default the input took the comma
+ * for a decimal point and loaded 12.50.
+ */
+export const NUMBER_INPUT: Pick<NumberInputProps, 'thousandSeparator' | 'allowedDecimalSeparators'> = { thousandSeparator: ',', allowedDecimalSeparators: ['.'] };
 
 export function Pager({ total, page, onChange, limit = PAGE_SIZE }: { total: number; page: number; onChange: (page: number) => void; limit?: number }) {
   const { t } = useTranslation();

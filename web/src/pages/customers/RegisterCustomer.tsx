@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, ok } from '../../api/client';
-import { useAction, useFormat } from '../../components/ui';
+import { NUMBER_INPUT, useAction, useFormat } from '../../components/ui';
 
 const EMPTY = { fullname: '', telephone: '', dealid: '', deposit: '' as number | '', guarantorname: '', guarantorcontact: '', imei: '', payg: '' };
 
@@ -46,7 +46,7 @@ export function RegisterCustomer() {
             <TextInput label={t('customers.fullname')} {...form.getInputProps('fullname')} />
             <TextInput label={t('customers.telephone')} type="tel" {...form.getInputProps('telephone')} />
             <Select label={t('customers.deal')} data={options} {...form.getInputProps('dealid')} onChange={chooseDeal} searchable nothingFoundMessage={t('common.none')} />
-            <NumberInput label={t('customers.deposit')} min={0} decimalScale={2} {...form.getInputProps('deposit')} />
+            <NumberInput label={t('customers.deposit')} min={0} decimalScale={2} {...NUMBER_INPUT} {...form.getInputProps('deposit')} />
             <TextInput label={t('customers.guarantorname')} {...form.getInputProps('guarantorname')} />
             <TextInput label={t('customers.guarantorcontact')} type="tel" {...form.getInputProps('guarantorcontact')} />
             <TextInput label={t('customers.imei')} inputMode="numeric" {...form.getInputProps('imei')} />
