@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { CloseButton, createTheme, type CSSVariablesResolver, MantineProvider, Modal, Notification } from '@mantine/core';
+import { Alert, CloseButton, createTheme, type CSSVariablesResolver, MantineProvider, Modal, Notification, Text, Title } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -55,7 +55,11 @@ const theme = createTheme({
   defaultRadius: 'sm',
   // icon-only buttons get a name screen readers can say
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: close } }),
+    // a 255-character name or reference with no space wraps where it must, rather than pushing the page sideways on a phone
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: close }, styles: { title: { overflowWrap: 'anywhere', minWidth: 0 } } }),
+    Alert: Alert.extend({ styles: { body: { minWidth: 0 }, message: { overflowWrap: 'anywhere' } } }),
+    Title: Title.extend({ styles: { root: { overflowWrap: 'anywhere' } } }),
+    Text: Text.extend({ styles: { root: { overflowWrap: 'break-word' } } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: close } }),
     CloseButton: CloseButton.extend({ defaultProps: close }),
   },
