@@ -222,11 +222,16 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid username or password.' }).waitFor();
+    // signing in again goes back to the page the session ended on, not to the role's first page
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/customers');
   });
 
-  it('registers a customer on a 390×844 phone screen', async () => {
+  it('registers a customer with a 255-character name on a 360×740 phone screen', async () => {
     const operator = await w.t.user(Role.OPERATOR, 'fieldagent1');
-    const { page } = await w.open({ viewport: { width: 390, height: 844 } });
+    const { page } = await w.open({ viewport: { width: 360, height: 740 } });
     await w.signIn(page, operator.username, operator.password);
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Customers' }).click();

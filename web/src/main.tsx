@@ -41,7 +41,9 @@ const router = createBrowserRouter([
 
 onSessionExpired((message) => {
   queryClient.clear();
-  void router.navigate('/signin', { state: { notice: message } });
+  // signing in again comes back to the page (and its filters) the person was on
+  const { pathname, search } = router.state.location;
+  void router.navigate('/signin', { state: { notice: message, from: pathname + search } });
 });
 
 // Darker shades than the defaults: every text and control keeps a 4.5:1 contrast (axe, WCAG AA).

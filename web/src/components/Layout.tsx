@@ -28,7 +28,7 @@ export function Layout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [opened, { toggle, close }] = useDisclosure();
-  if (!session) return <Navigate to="/signin" replace state={{ from: location.pathname }} />;
+  if (!session) return <Navigate to="/signin" replace state={{ from: location.pathname + location.search }} />;
   const signOut = () => {
     endSession();
     // what this user's pages fetched must not show to whoever signs in next in this tab (Back included)

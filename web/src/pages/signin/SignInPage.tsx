@@ -6,6 +6,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { api, ok } from '../../api/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { saveSession, sessionEndedNotice } from '../../api/session';
+import { mayOpen } from '../../components/Layout';
 
 const HOME: Record<string, string> = { ADMIN: '/dashboard', OPERATOR: '/customers', COLLECTOR: '/collections' };
 
@@ -14,7 +15,8 @@ export default function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
   // the redirect that carried the message may have been overtaken by another (a page loading with an expired token)
-  const notice = (location.state as { notice?: string } | null)?.notice ?? sessionEndedNotice();
+  const state = location.state as { notice?: string; from?: string } | null;
+  const notice = state?.notice ?? sessionEndedNotice();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -27,7 +29,10 @@ export default function SignInPage() {
       const session = await ok(api.POST('/api/auth/signin', { body: values }));
       saveSession(session);
       queryClient.clear();
-      navigate(HOME[session.role] ?? '/customers', { replace: true });
+      // back to the page that needed the sign-in (a link followed, a session that expired mid-task), if this role may open it
+      const from = state?.from;
+      const back = from && from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/signin') && mayOpen(session.role, from.split('?')[0]) ? from : null;
+      navigate(back ?? HOME[session.role] ?? '/customers', { replace: true });
     } catch (e) {
       setError((e as Error).message);
     } finally {
