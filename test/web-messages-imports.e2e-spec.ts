@@ -42,6 +42,14 @@ describe('web client: messages and imports', () => {
     await page.locator('input[type=file]').setInputFiles(file(uniqueTelephone()));
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.getByText('1 of 1 rows valid, 0 errors.').waitFor();
+    // the file validated as customers is not applied as payments: switching the kind asks for a new validation
+    const kind = page.getByRole('radiogroup', { name: 'Kind' });
+    await kind.getByText('payments', { exact: true }).click();
+    expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+    expect(await page.getByText('No errors: the file can be applied.').count()).toBe(0);
+    await kind.getByText('customers', { exact: true }).click();
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByText('1 of 1 rows valid, 0 errors.').waitFor();
     await page.getByRole('button', { name: 'Apply' }).click();
     // the apply's own row (the validate before it is DONE at once)
     await page.getByRole('row', { name: /apply\s*DONE/ }).waitFor();

@@ -87,7 +87,17 @@ export default function ImportsPage() {
               <Text size="sm" fw={500} id="import-kind">
                 {t('imports.kind')}
               </Text>
-              <SegmentedControl aria-labelledby="import-kind" value={kind} onChange={(v) => setKind(v as Kind)} data={['customers', 'payments']} />
+              <SegmentedControl
+                aria-labelledby="import-kind"
+                value={kind}
+                onChange={(v) => {
+                  // a validation says nothing about the file read as the other kind: Apply waits for a new one
+                  setKind(v as Kind);
+                  setResult(null);
+                  submit.reset();
+                }}
+                data={['customers', 'payments']}
+              />
             </div>
           </Group>
           <Group>
