@@ -66,8 +66,9 @@ export function ActionDialog<T>(props: {
                 {props.confirm}
               </Alert>
             )}
-            {props.fields.map((f) => {
-              const input = { label: f.label, description: f.description, withAsterisk: f.required, ...form.getInputProps(f.name), key: f.name };
+            {props.fields.map((f, i) => {
+              // the dialog opens on its first field (else on the × that closes it): a keyboard user types straight away
+              const input = { label: f.label, description: f.description, withAsterisk: f.required, ...form.getInputProps(f.name), key: f.name, 'data-autofocus': i === 0 || undefined };
               switch (f.kind) {
                 case 'number':
                   return <NumberInput {...input} {...NUMBER_INPUT} decimalScale={2} />;

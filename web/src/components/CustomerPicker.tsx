@@ -5,7 +5,22 @@ import { useState } from 'react';
 import { api, ok } from '../api/client';
 
 /** Finds a customer by name, telephone, PAYG code, IMEI or account number, asking the service as one types. */
-export function CustomerPicker({ label, value, onChange, error, clearable }: { label: string; value: number | null; onChange: (id: number | null) => void; error?: string; clearable?: boolean }) {
+export function CustomerPicker({
+  label,
+  value,
+  onChange,
+  error,
+  clearable,
+  autofocus,
+}: {
+  label: string;
+  value: number | null;
+  onChange: (id: number | null) => void;
+  error?: string;
+  clearable?: boolean;
+  /** the field a dialog opens on */
+  autofocus?: boolean;
+}) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const found = useQuery({
@@ -35,6 +50,7 @@ export function CustomerPicker({ label, value, onChange, error, clearable }: { l
       filter={({ options }) => options}
       error={error}
       clearable={clearable}
+      data-autofocus={autofocus || undefined}
       nothingFoundMessage={debounced.length >= 2 && !found.isFetching ? '—' : undefined}
       comboboxProps={{ withinPortal: true }}
     />

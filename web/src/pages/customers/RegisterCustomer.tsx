@@ -43,7 +43,7 @@ export function RegisterCustomer() {
       <Modal opened={opened} onClose={close} title={t('customers.register')} size="lg">
         <form onSubmit={form.onSubmit((v) => register.mutate(v))} noValidate>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t('customers.fullname')} {...form.getInputProps('fullname')} />
+            <TextInput label={t('customers.fullname')} data-autofocus {...form.getInputProps('fullname')} />
             <TextInput label={t('customers.telephone')} type="tel" {...form.getInputProps('telephone')} />
             <Select label={t('customers.deal')} data={options} {...form.getInputProps('dealid')} onChange={chooseDeal} searchable nothingFoundMessage={t('common.none')} />
             <NumberInput label={t('customers.deposit')} min={0} decimalScale={2} {...NUMBER_INPUT} {...form.getInputProps('deposit')} />

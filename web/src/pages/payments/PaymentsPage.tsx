@@ -26,7 +26,7 @@ function AssignDialog({ item, onClose }: { item: Unmatched; onClose: () => void 
     <Modal opened onClose={onClose} title={t('payments.assignTitle', { id: item.transactionid })}>
       <Stack>
         <Text size="sm">{t('payments.assignHint', { amount: fmt.money(item.amount), tag: item.tag })}</Text>
-        <CustomerPicker label={t('payments.customer')} value={customerid} onChange={setCustomerid} error={error} />
+        <CustomerPicker label={t('payments.customer')} value={customerid} onChange={setCustomerid} error={error} autofocus />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
