@@ -91,6 +91,10 @@ describe('web client: operator journeys', () => {
     await page.goto(`/devices?customerid=${customerid}`);
     await page.locator('input[value^="Grace Nakato"]').waitFor();
     await page.getByRole('row', { name: /UNLOCK.*payment #\d+/ }).waitFor();
+    // a customer that does not exist: the page keeps its heading and says why
+    await page.goto('/customers/999999');
+    await page.getByRole('heading', { level: 1, name: 'Customer' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Customer 999999 not found.' }).waitFor();
   });
 
   it('assigns an unmatched mobile-money payment to the customer found in the dialog', async () => {

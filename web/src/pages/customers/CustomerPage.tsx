@@ -45,7 +45,14 @@ export default function CustomerPage() {
   const history = useQuery({ queryKey: [...key, 'history'], enabled: role === 'ADMIN', queryFn: () => ok(api.GET('/finance/audit', { params: { query: { customerid, limit: 50 } } })) });
 
   if (customer.isLoading) return <Loading />;
-  if (!customer.data) return <ErrorNote error={customer.error} />;
+  // a customer that does not exist (or an id that is not one) still gets the page's heading, then the service's message
+  if (!customer.data)
+    return (
+      <Stack>
+        <PageTitle>{t('customers.unavailable')}</PageTitle>
+        <ErrorNote error={customer.error} />
+      </Stack>
+    );
   const c = customer.data;
   const d = c.deal;
   const paidShare = d.totalamount > 0 ? Math.min(100, (d.amountpaid / d.totalamount) * 100) : 0;
