@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import type { Locator } from 'playwright-core';
 import { Role } from '../src/common/auth/role.js';
 import { expectAccessible, screenshot, startWebJourney, type WebJourney } from './support/browser.js';
@@ -91,6 +92,12 @@ describe('web client: operator journeys', () => {
     await page.goto(`/devices?customerid=${customerid}`);
     await page.locator('input[value^="Grace Nakato"]').waitFor();
     await page.getByRole('row', { name: /UNLOCK.*payment #\d+/ }).waitFor();
+    // the menu's Customers link drops the search from the address, and from the box too (it kept "Grace" over the whole list)
+    await page.goto('/customers?search=Grace');
+    await page.getByRole('link', { name: 'Grace Nakato' }).waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'Customers' }).click();
+    await page.waitForURL((url) => !url.search.includes('search'));
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[type=search]')?.value === '');
     // a customer that does not exist: the page keeps its heading and says why
     await page.goto('/customers/999999');
     await page.getByRole('heading', { level: 1, name: 'Customer' }).waitFor();

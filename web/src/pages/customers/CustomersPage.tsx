@@ -23,6 +23,10 @@ export default function CustomersPage() {
   useEffect(() => {
     if (debounced !== values.search) set({ search: debounced.trim() });
   }, [debounced]); // eslint-disable-line react-hooks/exhaustive-deps
+  // the address changed under the box (the menu's Customers link, Back): the box says what the list is filtered by
+  useEffect(() => {
+    if (values.search !== debounced.trim()) setSearch(values.search);
+  }, [values.search]); // eslint-disable-line react-hooks/exhaustive-deps
   const query = { page, limit: PAGE_SIZE, search: values.search || undefined, status: (values.status || undefined) as Status | undefined };
   const customers = useQuery({ queryKey: ['customers', query], queryFn: () => ok(api.GET('/finance/customers', { params: { query } })), placeholderData: keepPreviousData });
   return (
