@@ -67,6 +67,11 @@ describe('web client: operator journeys', () => {
     // 45,000 at 45,000 a month buys 30 days from the registration day (2026-01-15)
     await page.getByText('Feb 14, 2026').waitFor();
     await page.getByRole('cell', { name: 'CASH-0001' }).waitFor();
+    // the UNLOCK that payment queued shows PENDING, then DELIVERED once the platform has it, without a reload
+    const unlock = page.getByRole('region', { name: 'Device commands' }).getByRole('row', { name: /UNLOCK.*payment #\d+/ });
+    await unlock.getByText('PENDING', { exact: true }).waitFor();
+    await w.t.db.query(`UPDATE device_commands SET status = 'DELIVERED', attempts = 1, delivered_at = now() WHERE customer_id = $1 AND status = 'PENDING'`, [customerid]);
+    await unlock.getByText('DELIVERED', { exact: true }).waitFor();
     const loaded = await w.t.http.post('/finance/payments/recent').set('x-access-token', await w.t.token(Role.OPERATOR)).send({ customerid, limit: 5 });
     expect(loaded.body.find((p: { reference: string }) => p.reference === 'CASH-0001').amount).toBe(45000);
     await expectAccessible(page);

@@ -9,6 +9,8 @@ import { PageTitle } from '../../components/Layout';
 import { DataTable, ErrorNote, Loading, Section, StatusBadge, useFormat } from '../../components/ui';
 import { MessagesTable } from '../messages/MessagesPage';
 
+const COMMAND_POLL_MS = 2000;
+
 const message = (fallback: string) => (r: unknown) => (r as { message?: string } | undefined)?.message ?? fallback;
 
 function Figure({ label, value }: { label: string; value: React.ReactNode }) {
@@ -35,7 +37,14 @@ export default function CustomerPage() {
   const key = ['customer', customerid];
   const customer = useQuery({ queryKey: key, queryFn: () => ok(api.GET('/finance/customers/{customerid}', { params: { path: { customerid } } })) });
   const payments = useQuery({ queryKey: [...key, 'payments'], queryFn: () => ok(api.POST('/finance/payments/recent', { body: { customerid, limit: 50 } })) });
-  const commands = useQuery({ queryKey: [...key, 'commands'], enabled: operator, queryFn: () => ok(api.GET('/finance/device/commands', { params: { query: { customerid, limit: 20 } } })) });
+  // a command waits for the lock platform a second or two (longer while it is down): read again until none is PENDING,
+  // so that a lock, an unlock or a repossession shows DELIVERED without a reload
+  const commands = useQuery({
+    queryKey: [...key, 'commands'],
+    enabled: operator,
+    queryFn: () => ok(api.GET('/finance/device/commands', { params: { query: { customerid, limit: 20 } } })),
+    refetchInterval: (q) => (q.state.data?.items.some((k) => k.status === 'PENDING') ? COMMAND_POLL_MS : false),
+  });
   const calls = useQuery({ queryKey: [...key, 'calls'], queryFn: () => ok(api.GET('/finance/collections/calls', { params: { query: { customerid, limit: 20 } } })) });
   // user names for "Assigned to": only an ADMIN may list users; others see their own name and ids
   const users = useQuery({ queryKey: ['users', 'all'], enabled: role === 'ADMIN', queryFn: () => ok(api.GET('/finance/users', { params: { query: { limit: 100 } } })) });
