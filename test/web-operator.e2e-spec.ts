@@ -132,6 +132,22 @@ describe('web client: operator journeys', () => {
     await dialog.getByRole('button', { name: 'Assign' }).click();
     await page.getByText('No payment is waiting for an operator.').waitFor();
 
+    // another operator applies a waiting payment while this one has its dialog open: the 409 closes the dialog and the list drops it
+    await w.t.http
+      .post('/finance/amlogs/callback')
+      .set('x-access-token', await w.t.token(Role.PROVIDER))
+      .send({ transaction: { id: 'MM-UNMATCHED-2', amount: 45000, tag: 'NOBODY-HAS-THIS' } });
+    await page.reload();
+    await page.getByRole('button', { name: 'Assign MM-UNMATCHED-2' }).click();
+    await focusInside(dialog);
+    await page.keyboard.type('Peter Mug');
+    await page.getByRole('option', { name: /Peter Mugisha/ }).click();
+    await w.t.http.post('/finance/amlogs/assign').set('x-access-token', await w.t.token(Role.OPERATOR)).send({ transactionid: 'MM-UNMATCHED-2', customerid: customer.customerid }).expect(200);
+    await dialog.getByRole('button', { name: 'Assign' }).click();
+    await page.getByText('Transaction MM-UNMATCHED-2 is already applied.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('No payment is waiting for an operator.').waitFor();
+
     const payments = await w.t.http.post('/finance/payments/recent').set('x-access-token', await w.t.token(Role.OPERATOR)).send({ customerid: customer.customerid, limit: 5 });
     expect(payments.body.map((p: { reference: string }) => p.reference)).toContain('MM-UNMATCHED-1');
 

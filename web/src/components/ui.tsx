@@ -184,6 +184,8 @@ export function useAction<TInput, TOutput>(options: {
   invalidates?: readonly unknown[][];
   form?: UseFormReturnType<any>;
   onDone?: (output: TOutput) => void;
+  /** after a 409, the lists being read again */
+  onConflict?: () => void;
 }) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -195,11 +197,15 @@ export function useAction<TInput, TOutput>(options: {
     },
     onError: (error) => {
       const message = error instanceof Error ? error.message : String(error);
+      // 409: the record changed under the page (another operator assigned the payment, approved the customer):
+      // what the page shows is read again, rather than offered once more as it was
+      if (error instanceof ApiError && error.status === 409) for (const key of options.invalidates ?? []) void queryClient.invalidateQueries({ queryKey: key });
       if (options.form && error instanceof ApiError && error.status === 400) {
         const { byField } = fieldErrors(message, Object.keys(options.form.getValues()));
         options.form.setErrors(byField);
       }
       notifications.show({ color: 'red', message });
+      if (error instanceof ApiError && error.status === 409) options.onConflict?.();
     },
   });
 }

@@ -21,6 +21,8 @@ function AssignDialog({ item, onClose }: { item: Unmatched; onClose: () => void 
     success: (r) => (r as { message?: string }).message ?? t('common.saved'),
     invalidates: [['unmatched'], ['customers'], ['customer']],
     onDone: onClose,
+    // already applied or assigned meanwhile: nothing is left to assign here (the toast says why)
+    onConflict: onClose,
   });
   return (
     <Modal opened onClose={onClose} title={t('payments.assignTitle', { id: item.transactionid })}>
