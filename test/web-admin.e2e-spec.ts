@@ -99,6 +99,11 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
     // a call nobody holds can be taken, not updated: a collector updates only their own calls
     await row.getByRole('button', { name: 'Take' }).waitFor();
     expect(await row.getByRole('button', { name: /^(Called|Resolved)$/ }).count()).toBe(0);
+    // on a collector's 360 px phone the call's button shows beside the name, not at the end of a sideways scroll
+    await page.setViewportSize({ width: 360, height: 740 });
+    const take = await row.getByRole('button', { name: 'Take' }).boundingBox();
+    expect(take!.x + take!.width).toBeLessThanOrEqual(360);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await row.getByRole('button', { name: 'Take' }).click();
     await page.getByText('My calls').click();
     await row.getByRole('button', { name: 'Called' }).click();

@@ -73,17 +73,12 @@ export default function CollectionsPage() {
       <DataTable
         caption={t('nav.collections')}
         empty={t('collections.none')}
-        head={[t('customers.fullname'), t('customers.telephone'), t('collections.daysoverdue'), t('collections.arrears'), t('collections.status'), t('collections.promisedate'), t('collections.notes'), '']}
+        // the call's buttons next to the name: on a collector's phone the last column is a long sideways scroll away
+        head={[t('customers.fullname'), '', t('customers.telephone'), t('collections.daysoverdue'), t('collections.arrears'), t('collections.status'), t('collections.promisedate'), t('collections.notes')]}
         rows={(calls.data?.items ?? []).map((c) => [
           <Anchor component={Link} to={`/customers/${c.customerid}`}>
             {c.fullname}
           </Anchor>,
-          <Anchor href={`tel:${c.telephone}`}>{c.telephone}</Anchor>,
-          c.daysoverdue,
-          fmt.money(c.amountinarrears),
-          <StatusBadge status={c.status} />,
-          fmt.date(c.promisedate),
-          c.notes ?? '—',
           <Group gap={4} wrap="nowrap">
             {c.status !== 'RESOLVED' && c.assignedto === null && collector && (
               <Button size="xs" variant="default" onClick={() => claim.mutate(c.callid)}>
@@ -126,6 +121,12 @@ export default function CollectionsPage() {
               />
             )}
           </Group>,
+          <Anchor href={`tel:${c.telephone}`}>{c.telephone}</Anchor>,
+          c.daysoverdue,
+          fmt.money(c.amountinarrears),
+          <StatusBadge status={c.status} />,
+          fmt.date(c.promisedate),
+          c.notes ?? '—',
         ])}
       />
       <Pager total={calls.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
