@@ -265,5 +265,10 @@ describe('web client: serving, admin, collector, expiry, phone', () => {
     await warning.waitFor();
     const cut = await warning.evaluate((alert) => [alert, ...alert.querySelectorAll('*')].some((e) => e.getBoundingClientRect().right > 360 || e.scrollWidth > e.clientWidth));
     expect(cut).toBe(false);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    // in a list the name wraps within its column too, rather than making it 2,000 px wide
+    await page.goto('/customers?search=Moses');
+    const name = await page.getByRole('cell', { name: fullname }).boundingBox();
+    expect(name!.width).toBeLessThanOrEqual(360);
   });
 });

@@ -117,7 +117,10 @@ export function DataTable({ head, rows, empty, caption }: { head: string[]; rows
             rows.map((cells, i) => (
               <Table.Tr key={i}>
                 {cells.map((cell, j) => (
-                  <Table.Td key={j}>{cell}</Table.Td>
+                  <Table.Td key={j}>
+                    {/* a 255-character name or reference with no space wraps (at 20rem, less on a phone) instead of widening its column past the screen */}
+                    <div style={{ maxWidth: 'min(20rem, 60vw)', overflowWrap: 'break-word' }}>{cell}</div>
+                  </Table.Td>
                 ))}
               </Table.Tr>
             ))
