@@ -1,5 +1,6 @@
 import { Group, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ok } from '../../api/client';
 import { ActionDialog } from '../../components/ActionDialog';
@@ -10,13 +11,23 @@ export default function InventoryPage() {
   const { t } = useTranslation();
   const fmt = useFormat();
   const { values, page, set } = useUrlFilters(['search'] as const);
+  // the box says what the list is filtered by, also when the address changes under it (the menu's link, Back)
+  const [search, setSearch] = useState(values.search);
+  useEffect(() => setSearch(values.search), [values.search]);
   const query = { page, limit: PAGE_SIZE, search: values.search || undefined };
   const items = useQuery({ queryKey: ['inventory', query], queryFn: () => ok(api.GET('/finance/inventory', { params: { query } })), placeholderData: keepPreviousData });
   return (
     <Stack>
       <PageTitle>{t('nav.inventory')}</PageTitle>
       <Group align="end">
-        <TextInput type="search" label={t('inventory.search')} defaultValue={values.search} onKeyDown={(e) => e.key === 'Enter' && set({ search: e.currentTarget.value.trim() })} style={{ flex: 1, minWidth: 200 }} />
+        <TextInput
+          type="search"
+          label={t('inventory.search')}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          onKeyDown={(e) => e.key === 'Enter' && set({ search: search.trim() })}
+          style={{ flex: 1, minWidth: 200 }}
+        />
         <ActionDialog
           label={t('inventory.add')}
           variant="filled"
