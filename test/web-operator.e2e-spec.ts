@@ -123,14 +123,21 @@ describe('web client: operator journeys', () => {
     await page.getByRole('heading', { level: 2, name: 'Unmatched' }).waitFor();
     await page.getByRole('cell', { name: 'MM-UNMATCHED-1', exact: true }).waitFor();
     await expectAccessible(page);
+    // Cancel gives the focus back to the row's Assign button, not to the top of the page
     await page.getByRole('button', { name: 'Assign MM-UNMATCHED-1' }).click();
     const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Assign MM-UNMATCHED-1' }).and(page.locator(':focus')).waitFor();
+    await page.getByRole('button', { name: 'Assign MM-UNMATCHED-1' }).click();
     await focusInside(dialog);
     await page.keyboard.type('Peter Mug');
     await page.getByRole('option', { name: /Peter Mugisha/ }).click();
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Assign' }).click();
     await page.getByText('No payment is waiting for an operator.').waitFor();
+    // the row went with the payment: the focus is on the list it was in
+    await page.getByRole('region').filter({ hasText: 'No payment is waiting for an operator.' }).and(page.locator(':focus')).waitFor();
 
     // another operator applies a waiting payment while this one has its dialog open: the 409 closes the dialog and the list drops it
     await w.t.http

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ok, type Schemas } from '../../api/client';
 import { CustomerPicker } from '../../components/CustomerPicker';
@@ -139,6 +139,14 @@ export default function PaymentsPage() {
   const fmt = useFormat();
   const { page, set } = useUrlFilters([] as const);
   const [assigning, setAssigning] = useState<Unmatched | null>(null);
+  // the dialog is unmounted on close, so Mantine cannot give the focus back: the Assign button that opened it gets it,
+  // or, when its row went with the payment, the list itself (a keyboard user keeps their place, not the page's top)
+  const opener = useRef<HTMLElement | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const closeAssign = () => {
+    setAssigning(null);
+    requestAnimationFrame(() => (opener.current?.isConnected ? opener.current : list.current?.querySelector<HTMLElement>('[role=region]'))?.focus());
+  };
   const unmatched = useQuery({
     queryKey: ['unmatched', page],
     queryFn: () => ok(api.GET('/finance/amlogs/unmatched', { params: { query: { page, limit: PAGE_SIZE } } })),
@@ -149,24 +157,33 @@ export default function PaymentsPage() {
       <PageTitle>{t('nav.payments')}</PageTitle>
       <Section title={t('payments.unmatched')}>
         <ErrorNote error={unmatched.error} />
-        <DataTable
-          empty={t('payments.noneUnmatched')}
-          head={[t('payments.received'), t('payments.transaction'), t('payments.tag'), t('payments.amount'), t('payments.status'), t('payments.reason'), '']}
-          rows={(unmatched.data?.items ?? []).map((u) => [
-            fmt.time(u.receivedat),
-            u.transactionid,
-            u.tag,
-            fmt.money(u.amount),
-            <StatusBadge status={u.status} />,
-            u.reason ?? '—',
-            <Button size="xs" onClick={() => setAssigning(u)} aria-label={t('payments.assignOne', { id: u.transactionid })}>
-              {t('payments.assign')}
-            </Button>,
-          ])}
-        />
+        <div ref={list}>
+          <DataTable
+            empty={t('payments.noneUnmatched')}
+            head={[t('payments.received'), t('payments.transaction'), t('payments.tag'), t('payments.amount'), t('payments.status'), t('payments.reason'), '']}
+            rows={(unmatched.data?.items ?? []).map((u) => [
+              fmt.time(u.receivedat),
+              u.transactionid,
+              u.tag,
+              fmt.money(u.amount),
+              <StatusBadge status={u.status} />,
+              u.reason ?? '—',
+              <Button
+                size="xs"
+                onClick={(e) => {
+                  opener.current = e.currentTarget;
+                  setAssigning(u);
+                }}
+                aria-label={t('payments.assignOne', { id: u.transactionid })}
+              >
+                {t('payments.assign')}
+              </Button>,
+            ])}
+          />
+        </div>
         <Pager total={unmatched.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
       </Section>
-      {assigning && <AssignDialog item={assigning} onClose={() => setAssigning(null)} />}
+      {assigning && <AssignDialog item={assigning} onClose={closeAssign} />}
       <Reconcile />
       <Lookup />
       <Recent />
