@@ -153,10 +153,12 @@ export class ContractsService {
     const customerDealId = await this.contracts.insert(em, newContract(input, today, state));
     await this.ledger.record(em, depositEntry(input, customerDealId));
     const device = { customerId: input.customerId, imei: input.imei, serialnumber: null, payg: input.payg };
+    // from here the device is this deal's: a closed contract on it about to command it waits, then sees this deal
+    const financedBefore = await this.contracts.lockDeviceForNewDeal(em, input.imei, customerDealId);
     if (state.status === DealStatus.PAID_OFF) {
       // a deposit of the whole price is a cash sale: the device is released at once
       await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
-    } else if (await this.contracts.olderDealOnDevice(em, input.imei, customerDealId)) {
+    } else if (financedBefore) {
       // a device financed again was last told its old deal's end (released, or locked for good): it hears the new deal's state
       await this.commands.enqueue(em, { device, action: commandForState(state.status), nextpaymentdate: state.nextpaymentdate, reason: 'financed again', createdBy: input.createdBy });
     }
@@ -326,6 +328,8 @@ export class ContractsService {
    */
   private async deviceMovedOnFrom(em: EntityManager, row: ContractRow): Promise<number | null> {
     if (row.status !== DealStatus.PAID_OFF && row.status !== DealStatus.REPOSSESSED) return null;
+    // a registration of the device under way finishes first: its deal is seen, or it writes its command after ours
+    await this.contracts.lockDevice(em, row.imei);
     return this.contracts.newerDealOnDevice(em, row.imei, row.id);
   }
 

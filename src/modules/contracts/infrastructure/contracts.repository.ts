@@ -90,6 +90,9 @@ function recordPaymentStatement(writers: readonly PaymentRowWriter[]): PreparedS
   return statement;
 }
 
+/** The first key of the per-device advisory locks (lockDevice): any fixed number no other lock uses. */
+const DEVICE_LOCK = 1_765_900_002;
+
 /** customer_deals and bonus_grants: written here only. */
 @Injectable()
 export class ContractsRepository {
@@ -151,6 +154,31 @@ export class ContractsRepository {
   }
 
   /**
+   * Serialises, per device (IMEI), whoever decides which deal commands it: a registration putting a
+   * new deal on it (lockDeviceForNewDeal) and a closed contract (paid off, repossessed) about to
+   * command it. Without it the closed contract did not see a new deal still being committed and wrote
+   * its command after the new deal's: the device's last word was the old contract's. Held until the
+   * transaction ends; the statement after it sees what the previous holder committed.
+   */
+  async lockDevice(em: EntityManager, imei: string): Promise<void> {
+    await em.query(`SELECT pg_advisory_xact_lock(${DEVICE_LOCK}, hashtext($1))`, [imei]);
+  }
+
+  /**
+   * lockDevice for a deal just opened on this IMEI, and whether a deal older than `dealId` was on it
+   * (the device was financed before, and was told that deal's state), in one round trip. Older deals
+   * are committed already (one IMEI is on one deal being paid at a time), so the answer does not
+   * depend on the wait.
+   */
+  async lockDeviceForNewDeal(em: EntityManager, imei: string, dealId: number): Promise<boolean> {
+    const rows = (await em.query(
+      `SELECT EXISTS (SELECT 1 FROM customer_deals WHERE imei = $1 AND id < $2) AS older FROM (SELECT pg_advisory_xact_lock(${DEVICE_LOCK}, hashtext($1))) AS device_lock`,
+      [imei, dealId],
+    )) as Array<{ older: boolean }>;
+    return rows[0].older;
+  }
+
+  /**
    * The customer of the newest deal opened on this IMEI after deal `dealId`, or null: a device
    * financed again belongs to its newest deal (an IMEI is free again once its deal is PAID_OFF or
    * REPOSSESSED, DESIGN part 10), whatever that deal's state now.
@@ -158,12 +186,6 @@ export class ContractsRepository {
   async newerDealOnDevice(em: EntityManager, imei: string, dealId: number): Promise<number | null> {
     const rows = (await em.query(`SELECT customer_id FROM customer_deals WHERE imei = $1 AND id > $2 ORDER BY id DESC LIMIT 1`, [imei, dealId])) as Array<{ customer_id: number }>;
     return rows[0]?.customer_id ?? null;
-  }
-
-  /** Whether a deal older than `dealId` was on this IMEI: the device was financed before, and was told that deal's state. */
-  async olderDealOnDevice(em: EntityManager, imei: string, dealId: number): Promise<boolean> {
-    const rows = (await em.query(`SELECT 1 FROM customer_deals WHERE imei = $1 AND id < $2 LIMIT 1`, [imei, dealId])) as unknown[];
-    return rows.length > 0;
   }
 
   /** Unlocked deals whose paid-up date lies in (after, until]: what reminders are about. */
