@@ -116,6 +116,20 @@ describe('Customers and accounts', () => {
       expect(n).toBe(1);
     });
 
+    it('refuses a cash sale of a device another customer is still paying for (409), storing and queuing nothing', async () => {
+      const first = await registerCustomer(t, dealid);
+      const before = await counts();
+      const [{ n: commands }] = await t.db.query('SELECT count(*)::int AS n FROM device_commands');
+      // the whole price as deposit: a deal paid off at once, which the unique key of deals being paid does not cover
+      const res = await register(registrationBody(dealid, { imei: first.imei, deposit: 600000 })).expect(409);
+      expect(res.body.message).toBe(`IMEI ${first.imei} is already registered to another customer.`);
+      expect(await counts()).toEqual(before);
+      expect((await t.db.query('SELECT count(*)::int AS n FROM device_commands'))[0].n).toBe(commands); // no RELEASE for a phone being paid for
+      // the first customer's deal closed (paid off), the device may be sold again, for cash too
+      await t.http.post('/finance/payments/load').set('x-access-token', operator).send({ customerid: first.customerid, amount: 540000, reference: `CASH-SALE-${first.imei}`, narration: 'cash' }).expect(201);
+      await register(registrationBody(dealid, { imei: first.imei, deposit: 600000 })).expect(201);
+    });
+
     it('is for OPERATOR and ADMIN: COLLECTOR and PROVIDER get 403, no token 401', async () => {
       await register(registrationBody(dealid), await t.token(Role.COLLECTOR)).expect(403);
       await register(registrationBody(dealid), await t.token(Role.PROVIDER)).expect(403);

@@ -15,6 +15,7 @@ import {
   alreadyRepossessed,
   bonusLimit,
   contractNotFound,
+  deviceBeingPaidFor,
   deviceMovedOn,
   nothingToSync,
   paidOffNoBonus,
@@ -156,6 +157,8 @@ export class ContractsService {
     // from here the device is this deal's: a closed contract on it about to command it waits, then sees this deal
     const financedBefore = await this.contracts.lockDeviceForNewDeal(em, input.imei, customerDealId);
     if (state.status === DealStatus.PAID_OFF) {
+      // the unique key of deals being paid does not cover a deal paid off at once: a device someone is paying for is not for sale
+      if (await this.contracts.otherDealBeingPaidOnDevice(em, input.imei, customerDealId)) throw deviceBeingPaidFor(input.imei);
       // a deposit of the whole price is a cash sale: the device is released at once
       await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
     } else if (financedBefore) {
