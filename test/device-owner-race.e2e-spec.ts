@@ -77,6 +77,25 @@ describe('A closed contract and a new registration of its device at the same mom
     expect(lock.devices.get(a.imei)).toMatchObject({ action: 'LOCK', payg: body.payg });
   });
 
+  it('a device sold for cash and financed to another customer at the same moment: the financed deal has the last word', async () => {
+    const imei = registrationBody(dealid).imei;
+    const cash = registrationBody(dealid, { imei, deposit: 600000 }); // paid off at once: RELEASE
+    const financed = registrationBody(dealid, { imei });
+    const [sold, registered] = await meet(
+      () => post('/finance/customers/register', cash),
+      () => post('/finance/customers/register', financed),
+    );
+    expect([sold.status, registered.status]).toEqual([201, 201]);
+    // the cash sale's deal came first and closed at once: the financed deal took the device over, and tells it so
+    const commands = await commandsOn(imei);
+    expect(commands).toEqual([
+      { customer_id: sold.body.customerid, action: 'RELEASE' },
+      { customer_id: registered.body.customerid, action: 'LOCK' },
+    ]);
+    await t.app.get(DeliveryWorker).drain();
+    expect(lock.devices.get(imei)).toMatchObject({ action: 'LOCK', payg: financed.payg });
+  });
+
   it('a repossessed contract’s temporary unlock ending while its device is sold for cash: the device stays released', async () => {
     const c = await registerCustomer(t, dealid);
     await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 1 });

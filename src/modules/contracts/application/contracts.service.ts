@@ -151,17 +151,16 @@ export class ContractsService {
     const today = this.businessClock.today();
     const terms = { totalamount: input.deal.totalamount, monthly: input.deal.monthly, depositpaid: input.deposit, startdate: today };
     const state = deriveDealState(terms, [input.deposit], 0, today, false);
+    // under the device's lock (insert takes it): a closed contract about to command the device waits, then sees this deal
     const customerDealId = await this.contracts.insert(em, newContract(input, today, state));
     await this.ledger.record(em, depositEntry(input, customerDealId));
     const device = { customerId: input.customerId, imei: input.imei, serialnumber: null, payg: input.payg };
-    // from here the device is this deal's: a closed contract on it about to command it waits, then sees this deal
-    const financedBefore = await this.contracts.lockDeviceForNewDeal(em, input.imei, customerDealId);
     if (state.status === DealStatus.PAID_OFF) {
       // the unique key of deals being paid does not cover a deal paid off at once: a device someone is paying for is not for sale
       if (await this.contracts.otherDealBeingPaidOnDevice(em, input.imei, customerDealId)) throw deviceBeingPaidFor(input.imei);
       // a deposit of the whole price is a cash sale: the device is released at once
       await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
-    } else if (financedBefore) {
+    } else if (await this.contracts.olderDealOnDevice(em, input.imei, customerDealId)) {
       // a device financed again was last told its old deal's end (released, or locked for good): it hears the new deal's state
       await this.commands.enqueue(em, { device, action: commandForState(state.status), nextpaymentdate: state.nextpaymentdate, reason: 'financed again', createdBy: input.createdBy });
     }

@@ -100,6 +100,11 @@ export class ContractsRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /**
+   * A deal opened at registration, under its device's lock (lockDevice), taken in the same statement:
+   * whatever this transaction reads of the device's deals afterwards includes every deal committed
+   * before, and a closed contract about to command the device waits for this one.
+   */
   async insert(em: EntityManager, d: NewContract): Promise<number> {
     // The deal carries its device's IMEI so that one IMEI is on at most one deal still being paid
     // (customer_deals_imei_active_key, a unique index over LOCKED and UNLOCKED deals). A deal closed
@@ -107,8 +112,9 @@ export class ContractsRepository {
     // index decides for it too: a device still being paid for by someone else is not sold again.
     const closed = d.status !== DealStatus.LOCKED && d.status !== DealStatus.UNLOCKED;
     const rows = (await em.query(
-      `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+      `WITH device_lock AS (SELECT pg_advisory_xact_lock(${DEVICE_LOCK}, hashtext($14)))
+       INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 FROM device_lock RETURNING id`,
       [d.customerId, d.dealId, d.dealname, closed ? DealStatus.LOCKED : d.status, d.totalamount, d.monthly, d.depositpaid, d.amountpaid, d.balance, d.overpaid, d.bonusdays, d.startdate, d.nextpaymentdate, d.imei],
     )) as Array<{ id: number }>;
     if (closed) await em.query('UPDATE customer_deals SET status = $2 WHERE id = $1', [rows[0].id, d.status]);
@@ -155,27 +161,19 @@ export class ContractsRepository {
 
   /**
    * Serialises, per device (IMEI), whoever decides which deal commands it: a registration putting a
-   * new deal on it (lockDeviceForNewDeal) and a closed contract (paid off, repossessed) about to
-   * command it. Without it the closed contract did not see a new deal still being committed and wrote
-   * its command after the new deal's: the device's last word was the old contract's. Held until the
+   * new deal on it (insert takes it) and a closed contract (paid off, repossessed) about to command
+   * it. Without it the closed contract did not see a new deal still being committed and wrote its
+   * command after the new deal's: the device's last word was the old contract's. Held until the
    * transaction ends; the statement after it sees what the previous holder committed.
    */
   async lockDevice(em: EntityManager, imei: string): Promise<void> {
     await em.query(`SELECT pg_advisory_xact_lock(${DEVICE_LOCK}, hashtext($1))`, [imei]);
   }
 
-  /**
-   * lockDevice for a deal just opened on this IMEI, and whether a deal older than `dealId` was on it
-   * (the device was financed before, and was told that deal's state), in one round trip. Older deals
-   * are committed already (one IMEI is on one deal being paid at a time), so the answer does not
-   * depend on the wait.
-   */
-  async lockDeviceForNewDeal(em: EntityManager, imei: string, dealId: number): Promise<boolean> {
-    const rows = (await em.query(
-      `SELECT EXISTS (SELECT 1 FROM customer_deals WHERE imei = $1 AND id < $2) AS older FROM (SELECT pg_advisory_xact_lock(${DEVICE_LOCK}, hashtext($1))) AS device_lock`,
-      [imei, dealId],
-    )) as Array<{ older: boolean }>;
-    return rows[0].older;
+  /** Whether a deal older than `dealId` was on this IMEI: the device was financed before, and was told that deal's state. */
+  async olderDealOnDevice(em: EntityManager, imei: string, dealId: number): Promise<boolean> {
+    const rows = (await em.query(`SELECT 1 FROM customer_deals WHERE imei = $1 AND id < $2 LIMIT 1`, [imei, dealId])) as unknown[];
+    return rows.length > 0;
   }
 
   /** Whether a deal other than `dealId` is still being paid (LOCKED, UNLOCKED) on this IMEI; read after lockDevice. */
