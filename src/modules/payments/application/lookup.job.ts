@@ -10,6 +10,13 @@ import { MobileMoneyService } from './mobile-money.service.js';
 const LOCK = 72_201_002;
 
 /**
+ * The look-up also runs this soon after start: a callback lost while the service was down (the
+ * provider posts it once) is found then, not a whole period later, and not never for a service
+ * restarted more often than MOBILE_MONEY_LOOKUP_MINUTES.
+ */
+const FIRST_RUN_AFTER_MS = 30_000;
+
+/**
  * Every MOBILE_MONEY_LOOKUP_MINUTES: look up the last two days at the provider, because providers
  * such as MTN MoMo post a callback once and never retry. Off without a provider. One instance at a
  * time runs it (advisory lock); running it twice would change nothing anyway.
@@ -25,7 +32,7 @@ export class LookupJob {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  @Scheduled('mobile-money-lookup', (config) => ({ everyMs: config.mobileMoneyLookupMinutes * 60_000 }))
+  @Scheduled('mobile-money-lookup', (config) => ({ everyMs: config.mobileMoneyLookupMinutes * 60_000, firstAfterMs: FIRST_RUN_AFTER_MS }))
   async run(): Promise<void> {
     if (!this.provider.configured) return;
     await withAdvisoryLock(this.dataSource, LOCK, async () => {
