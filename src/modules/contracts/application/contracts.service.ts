@@ -15,7 +15,6 @@ import {
   alreadyRepossessed,
   bonusLimit,
   contractNotFound,
-  deviceBeingPaidFor,
   deviceMovedOn,
   nothingToSync,
   paidOffNoBonus,
@@ -156,8 +155,6 @@ export class ContractsService {
     await this.ledger.record(em, depositEntry(input, customerDealId));
     const device = { customerId: input.customerId, imei: input.imei, serialnumber: null, payg: input.payg };
     if (state.status === DealStatus.PAID_OFF) {
-      // the unique key of deals being paid does not cover a deal paid off at once: a device someone is paying for is not for sale
-      if (await this.contracts.otherDealBeingPaidOnDevice(em, input.imei, customerDealId)) throw deviceBeingPaidFor(input.imei);
       // a deposit of the whole price is a cash sale: the device is released at once
       await this.commands.enqueue(em, { device, action: DeviceAction.RELEASE, nextpaymentdate: state.nextpaymentdate, reason: 'paid in full at registration', createdBy: input.createdBy });
     } else if (await this.contracts.olderDealOnDevice(em, input.imei, customerDealId)) {

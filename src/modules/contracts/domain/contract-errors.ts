@@ -14,5 +14,3 @@ export const nothingToSync = (customerId: number, date: string) =>
   conflict('NOTHING_TO_SYNC', `Customer ${customerId}'s next payment date ${date} is not in the future: there is no paid-up state to push.`);
 export const deviceMovedOn = (customerId: number, imei: string, payingCustomerId: number) =>
   conflict('DEVICE_MOVED_ON', `Customer ${customerId}'s device (IMEI ${imei}) is now on customer ${payingCustomerId}'s deal: this contract no longer commands it.`);
-/** The words registration answers when the unique key of deals being paid refuses an IMEI (customers' duplicateRegistration). */
-export const deviceBeingPaidFor = (imei: string) => conflict('IMEI_TAKEN', `IMEI ${imei} is already registered to another customer.`);

@@ -176,12 +176,6 @@ export class ContractsRepository {
     return rows.length > 0;
   }
 
-  /** Whether a deal other than `dealId` is still being paid (LOCKED, UNLOCKED) on this IMEI; read after lockDevice. */
-  async otherDealBeingPaidOnDevice(em: EntityManager, imei: string, dealId: number): Promise<boolean> {
-    const rows = (await em.query(`SELECT 1 FROM customer_deals WHERE imei = $1 AND id <> $2 AND status IN ('LOCKED', 'UNLOCKED') LIMIT 1`, [imei, dealId])) as unknown[];
-    return rows.length > 0;
-  }
-
   /**
    * The customer of the newest deal opened on this IMEI after deal `dealId`, or null: a device
    * financed again belongs to its newest deal (an IMEI is free again once its deal is PAID_OFF or
