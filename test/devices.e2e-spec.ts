@@ -1,4 +1,6 @@
+import { jest } from '@jest/globals';
 import { Role } from '../src/common/auth/role.js';
+import { DeviceCommandsRepository } from '../src/modules/device-commands/infrastructure/device-commands.repository.js';
 import { DeliveryWorker } from '../src/modules/device-commands/application/delivery.worker.js';
 import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { LockSimulator, startLockSimulator } from '../tools/simulators/lock-simulator.js';
@@ -157,6 +159,33 @@ describe('Device locking, bonus days and repossession', () => {
     t.clock.set(new Date('2026-03-10T12:00:00Z'));
     expect(await jobs.endTemporaryUnlocks()).toBe(1);
     expect((await commands(c.customerid))[0]).toMatchObject({ action: 'LOCK', reason: 'temporary unlock ended' });
+  });
+
+  it('writes a delivery round’s outcomes one at a time on its transaction (pg@9 refuses a query while another runs)', async () => {
+    const customers = [await registerCustomer(t, dealid), await registerCustomer(t, dealid), await registerCustomer(t, dealid)];
+    for (const c of customers) await pay(c.customerid, 45000);
+    const repository = t.app.get(DeviceCommandsRepository);
+    let running = 0;
+    let most = 0;
+    let calls = 0;
+    const markDelivered = repository.markDelivered.bind(repository);
+    const spy = jest.spyOn(repository, 'markDelivered').mockImplementation(async (...args: Parameters<typeof markDelivered>) => {
+      calls++;
+      most = Math.max(most, ++running);
+      try {
+        return await markDelivered(...args);
+      } finally {
+        running--;
+      }
+    });
+    try {
+      await worker.drain();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(calls).toBeGreaterThanOrEqual(3);
+    expect(most).toBe(1);
+    for (const c of customers) expect(lock.devices.get(c.imei)).toMatchObject({ action: 'UNLOCK' });
   });
 
   it('delivers in order per device and retries with backoff while the platform is down, then recovers', async () => {

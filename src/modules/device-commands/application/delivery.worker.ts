@@ -58,18 +58,25 @@ export class DeliveryWorker implements OnModuleDestroy {
   private round(): Promise<number> {
     return this.dataSource.transaction(async (em) => {
       const due = await this.commands.claimDue(em, BATCH);
-      await Promise.all(
-        due.map(async (row) => {
-          try {
-            await this.platform.send(platformCommand(row));
-            await this.commands.markDelivered(em, row.id);
-          } catch (error) {
-            const delay = retryDelayMs(row.attempts + 1);
-            await this.commands.markFailed(em, row.id, (error as Error).message, delay);
-            this.logger.warn(`command ${row.commandid} (${row.action}) not delivered, attempt ${row.attempts + 1}: ${(error as Error).message}; retry in ${delay} ms`);
-          }
-        }),
+      // sent side by side; the outcomes written one after another, as a transaction's client takes its queries
+      const sent = await Promise.all(
+        due.map((row) =>
+          this.platform.send(platformCommand(row)).then(
+            () => null,
+            (error: Error) => error,
+          ),
+        ),
       );
+      for (const [i, row] of due.entries()) {
+        const error = sent[i];
+        if (error === null) {
+          await this.commands.markDelivered(em, row.id);
+          continue;
+        }
+        const delay = retryDelayMs(row.attempts + 1);
+        await this.commands.markFailed(em, row.id, error.message, delay);
+        this.logger.warn(`command ${row.commandid} (${row.action}) not delivered, attempt ${row.attempts + 1}: ${error.message}; retry in ${delay} ms`);
+      }
       return due.length;
     });
   }
