@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -26,7 +26,31 @@ function cruise(cwd: string): Violation[] {
   return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
+/** The modules and the imports between them, each import as `from -> to`, as `npm run graph:modules` draws them. */
+function moduleGraph(): { modules: string[]; imports: string[] } {
+  const args = [CLI, 'src', '--config', CONFIG, '--include-only', '^src/modules', '--exclude', '\\.spec\\.ts$', '--collapse', '^src/modules/[^/]+', '--output-type', 'dot'];
+  const dot = execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const imports = [...dot.matchAll(/"(src\/modules\/[^"]+)" -> "(src\/modules\/[^"]+)"/g)].map((m) => `${m[1]} -> ${m[2]}`);
+  const modules = [...dot.matchAll(/"(src\/modules\/[^"]+)" \[label=/g)].map((m) => m[1]);
+  return { modules: [...new Set(modules)].sort(), imports: [...new Set(imports)].sort() };
+}
+
+/** The same, as the committed picture (docs/modules.svg: Graphviz names each node and edge in a <title>). */
+function drawnGraph(): { modules: string[]; imports: string[] } {
+  const titles = [...readFileSync(join(ROOT, 'docs/modules.svg'), 'utf8').matchAll(/<title>(src\/modules\/[^<]+)<\/title>/g)].map((m) =>
+    m[1].replace(/&#45;/g, '-').replace(/&gt;/g, '>'),
+  );
+  return {
+    modules: [...new Set(titles.filter((t) => !t.includes('->')))].sort(),
+    imports: [...new Set(titles.filter((t) => t.includes('->')).map((t) => t.replace('->', ' -> ')))].sort(),
+  };
+}
+
 describe('module boundaries', () => {
+  it('are drawn as they are in docs/modules.svg: every module and every import between two (npm run graph:modules redraws it)', () => {
+    expect(drawnGraph()).toEqual(moduleGraph());
+  });
+
   it('holds in src: no module reaches into another’s infrastructure/ or http/, domain/ imports no framework, no cycles', () => {
     expect(cruise(ROOT).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
   });
