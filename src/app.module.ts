@@ -37,7 +37,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, clock),
         LoggerModule.forRoot(loggingParams(config)),
-        TypeOrmModule.forRoot(dataSourceOptions(config.database.url, config.database.poolSize)),
+        TypeOrmModule.forRoot(dataSourceOptions(config.database.url, config.database.poolSize, config.database.idleInTransactionMs)),
         ScheduleModule.forRoot(),
         AuditModule,
         HealthModule,

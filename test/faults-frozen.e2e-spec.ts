@@ -11,13 +11,14 @@ import { ADMIN, createTestDatabase, dropTestDatabase } from './support/test-app.
  * the commands it claimed: no other instance may send them, nor any later command of those devices.
  * A killed process loses its session at once; a frozen one kept it, and the devices waited as long as
  * the freeze (hours: the server learns of a vanished client only by TCP keep-alive). The database
- * now ends a session idle in a transaction for a minute, and the other instances deliver.
+ * now ends a session idle in a transaction for DB_IDLE_TRANSACTION_SECONDS, and the other instances deliver.
  */
 describe('A service process frozen in the middle of a delivery round', () => {
   let databaseUrl: string;
   let lock: LockSimulator;
   const running: Instance[] = [];
-  const env = () => ({ JOBS_ENABLED: 'true', DEVICE_LOCK_API_URL: lock.url, DEVICE_LOCK_API_KEY: 'k', OUTBOX_POLL_MS: '100' });
+  // the shortest DB_IDLE_TRANSACTION_SECONDS, so that the test waits 15 s for the frozen session to end, not a minute
+  const env = () => ({ JOBS_ENABLED: 'true', DEVICE_LOCK_API_URL: lock.url, DEVICE_LOCK_API_KEY: 'k', OUTBOX_POLL_MS: '100', DB_IDLE_TRANSACTION_SECONDS: '15' });
   const pending = () => withClient(databaseUrl, async (c) => Number((await c.query(`SELECT count(*)::int AS n FROM device_commands WHERE status = 'PENDING'`)).rows[0].n));
 
   beforeAll(async () => {
@@ -31,7 +32,7 @@ describe('A service process frozen in the middle of a delivery round', () => {
     await dropTestDatabase(databaseUrl);
   });
 
-  it('lets another instance deliver the commands the frozen one claimed, within a minute and a half', async () => {
+  it('lets another instance deliver the commands the frozen one claimed once DB_IDLE_TRANSACTION_SECONDS have passed', async () => {
     lock.setDown(true); // nothing goes out while the commands are written
     const frozen = await startInstance(databaseUrl, env());
     running.push(frozen);

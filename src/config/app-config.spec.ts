@@ -52,6 +52,7 @@ describe('loadConfig', () => {
     [{ PAYMENT_INSTRUCTIONS: '€'.repeat(50) + 'x' }, 'PAYMENT_INSTRUCTIONS'],
     [{ SMS_RATE_PER_MINUTE: '0' }, 'SMS_RATE_PER_MINUTE'],
     [{ SMS_LEASE_SECONDS: '10' }, 'SMS_LEASE_SECONDS'], // shorter than a send's time-out
+    [{ DB_IDLE_TRANSACTION_SECONDS: '10' }, 'DB_IDLE_TRANSACTION_SECONDS'], // a delivery round waits up to 10 s between statements
   ])('stops on %p with one line naming %s', (env, name) => {
     const attempt = () => loadConfig({ DATA_DIR: dataDir, ...env });
     expect(attempt).toThrow(ConfigError);
@@ -67,6 +68,11 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: dataDir, JWT_EXPIRES_IN: '12h', CURRENCY: 'KES', OVERDUE_CHECK_MINUTES: '60' });
     expect(config).toMatchObject({ jwt: { expiresIn: '12h' }, currency: 'KES', overdueCheckMinutes: 60 });
     expect(loadConfig({ DATA_DIR: dataDir, JWT_EXPIRES_IN: '30m' }).jwt.expiresIn).toBe('30m');
+  });
+
+  it('ends a session idle in a transaction after a minute, or after DB_IDLE_TRANSACTION_SECONDS', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).database.idleInTransactionMs).toBe(60_000);
+    expect(loadConfig({ DATA_DIR: dataDir, DB_IDLE_TRANSACTION_SECONDS: '300' }).database.idleInTransactionMs).toBe(300_000);
   });
 
   it('reads the SMS settings with their defaults', () => {

@@ -26,6 +26,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(2) @Max(200)
   DB_POOL_SIZE?: number;
 
+  // more than a delivery round's 10 s wait for the lock platform between two of its statements
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(15) @Max(3600)
+  DB_IDLE_TRANSACTION_SECONDS?: number;
+
   @IsOptional() @IsString() @MinLength(16)
   JWT_SECRET?: string;
 
@@ -141,7 +145,7 @@ export class AppConfig {
   port: number;
   env: AppEnv;
   dataDir: string;
-  database: { url?: string; embeddedPort: number; poolSize: number };
+  database: { url?: string; embeddedPort: number; poolSize: number; idleInTransactionMs: number };
   jwt: { secret: string; expiresIn: string; issuer: string };
   signInRateLimit: number;
   /** sign-in attempts a minute from one client address, whatever the username */
@@ -228,7 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: vars.PORT ?? 3000,
     env: appEnv,
     dataDir,
-    database: { url: vars.DATABASE_URL, embeddedPort: vars.EMBEDDED_PG_PORT ?? (appEnv === 'production' ? 5442 : 5441), poolSize: vars.DB_POOL_SIZE ?? 20 },
+    database: { url: vars.DATABASE_URL, embeddedPort: vars.EMBEDDED_PG_PORT ?? (appEnv === 'production' ? 5442 : 5441), poolSize: vars.DB_POOL_SIZE ?? 20, idleInTransactionMs: (vars.DB_IDLE_TRANSACTION_SECONDS ?? 60) * 1000 },
     jwt: { secret: vars.JWT_SECRET ?? persistedSecret(dataDir), expiresIn: vars.JWT_EXPIRES_IN ?? '24h', issuer: `payg-${appEnv}` },
     signInRateLimit: vars.SIGNIN_RATE_LIMIT ?? 10,
     signInAddressLimit: vars.SIGNIN_ADDRESS_LIMIT ?? 30,

@@ -5,15 +5,12 @@ import { ENTITIES, MIGRATIONS } from './schema.js';
 // A PostgreSQL `date` is a calendar day, not an instant: keep it as 'YYYY-MM-DD' instead of a local-midnight Date.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
-/** How long the database keeps a session idle in an open transaction before it ends it (and its locks). */
-export const IDLE_IN_TRANSACTION_MS = 60_000;
-
 /**
  * One definition of the TypeORM connection, shared by the app, the migration CLI (ormconfig.ts)
  * and the tests. Entities and migrations are listed in schema.ts.
  * Never synchronize: the schema changes only through migrations.
  */
-export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions {
+export function dataSourceOptions(url: string, poolSize = 20, idleInTransactionMs = 60_000): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -34,9 +31,9 @@ export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions
       keepAlive: true,
       // A process that stops answering without dying (paused, cut off from the database) keeps its open
       // transaction and its row locks: a delivery round's commands, a deal, an import's job. The server
-      // ends such a session after a minute, so the other instances go on (a delivery round waits at most
-      // 10 s for the platform between two statements, an import a moment).
-      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+      // ends such a session after DB_IDLE_TRANSACTION_SECONDS (a minute), so the other instances go on (a
+      // delivery round waits at most 10 s for the platform between two statements, an import a moment).
+      idle_in_transaction_session_timeout: idleInTransactionMs,
     },
   };
 }
