@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Textarea, Text
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/client';
 import { compact, requiredErrors } from '../forms';
 import { NUMBER_INPUT, useAction } from './ui';
 
@@ -16,7 +17,9 @@ export interface Field {
 
 /**
  * A button opening a small form that makes one request: the API's message as a toast, its 400
- * messages under the fields. `confirm` makes it a destructive action that says so before it runs.
+ * messages under the fields, any other refusal (409 "Reference … is already used", 404) also in the
+ * dialog, beside what was typed, until the next try. `confirm` makes it a destructive action that
+ * says so before it runs.
  */
 export function ActionDialog<T>(props: {
   label: string;
@@ -41,6 +44,7 @@ export function ActionDialog<T>(props: {
   const start = () => {
     form.setValues(initial);
     form.clearErrors();
+    mutation.reset();
     open();
   };
   const mutation = useAction({
@@ -64,6 +68,11 @@ export function ActionDialog<T>(props: {
             {props.confirm && (
               <Alert color="red" role="alert">
                 {props.confirm}
+              </Alert>
+            )}
+            {mutation.error instanceof ApiError && mutation.error.status !== 400 && (
+              <Alert color="red" role="alert">
+                {mutation.error.message}
               </Alert>
             )}
             {props.fields.map((f, i) => {
