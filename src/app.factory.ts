@@ -63,6 +63,9 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
       void reply.code(status).send({ message });
     },
     clientErrorHandler: answerClientError,
+    // behind a reverse proxy every client would share the proxy's address, and one client's bad sign-ins
+    // would use up everyone's SIGNIN_ADDRESS_LIMIT: X-Forwarded-For is read from the proxies named, from no one else
+    ...(config.trustedProxies.length ? { trustProxy: config.trustedProxies } : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     // Nest would add an application/x-www-form-urlencoded parser; Fastify's own application/json parser is the only one kept.

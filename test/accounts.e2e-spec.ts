@@ -109,6 +109,34 @@ describe('Accounts: sign-in limits in PostgreSQL', () => {
 });
 
 /** Real processes (npm test builds first): in one process, Passport's strategies are global, so two apps would share one user cache. */
+describe('Accounts: sign-in limits behind a reverse proxy (TRUST_PROXY)', () => {
+  const attempt = (t: TestApp, forwardedFor: string) =>
+    t.http.post('/api/auth/signin').set('X-Forwarded-For', forwardedFor).send({ username: randomName(), password: 'guess-guess-1' });
+
+  it('counts each client behind the proxy on its own address, so one client cannot lock all staff out', async () => {
+    const t = await startTestApp({ env: { SIGNIN_ADDRESS_LIMIT: '3', TRUST_PROXY: '127.0.0.1' } });
+    try {
+      for (let i = 0; i < 3; i++) await attempt(t, '203.0.113.7').expect(401);
+      expect((await attempt(t, '203.0.113.7').expect(429)).body).toEqual(TOO_MANY);
+      // another shop's counter, through the same proxy
+      await attempt(t, '198.51.100.20').expect(401);
+      await t.http.post('/api/auth/signin').set('X-Forwarded-For', '198.51.100.20').send(ADMIN).expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For from anyone else: a client cannot pick a fresh address per attempt', async () => {
+    const t = await startTestApp({ env: { SIGNIN_ADDRESS_LIMIT: '3', TRUST_PROXY: '10.9.9.9' } });
+    try {
+      for (let i = 0; i < 3; i++) await attempt(t, `203.0.113.${i}`).expect(401);
+      await attempt(t, '203.0.113.99').expect(429);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('Accounts: two service processes on one database', () => {
   let databaseUrl: string;
   let a: Instance;

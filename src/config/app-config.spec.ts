@@ -53,6 +53,9 @@ describe('loadConfig', () => {
     [{ SMS_RATE_PER_MINUTE: '0' }, 'SMS_RATE_PER_MINUTE'],
     [{ SMS_LEASE_SECONDS: '10' }, 'SMS_LEASE_SECONDS'], // shorter than a send's time-out
     [{ DB_IDLE_TRANSACTION_SECONDS: '10' }, 'DB_IDLE_TRANSACTION_SECONDS'], // a delivery round waits up to 10 s between statements
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'], // anyone could name their own address
+    [{ TRUST_PROXY: '10.0.0.1, 300.1.1.1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
   ])('stops on %p with one line naming %s', (env, name) => {
     const attempt = () => loadConfig({ DATA_DIR: dataDir, ...env });
     expect(attempt).toThrow(ConfigError);
@@ -68,6 +71,11 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: dataDir, JWT_EXPIRES_IN: '12h', CURRENCY: 'KES', OVERDUE_CHECK_MINUTES: '60' });
     expect(config).toMatchObject({ jwt: { expiresIn: '12h' }, currency: 'KES', overdueCheckMinutes: 60 });
     expect(loadConfig({ DATA_DIR: dataDir, JWT_EXPIRES_IN: '30m' }).jwt.expiresIn).toBe('30m');
+  });
+
+  it('trusts X-Forwarded-For from no proxy unless TRUST_PROXY names them', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).trustedProxies).toEqual([]);
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8,::1 ' }).trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
   });
 
   it('ends a session idle in a transaction after a minute, or after DB_IDLE_TRANSACTION_SECONDS', () => {

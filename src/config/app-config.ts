@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { isSupportedCountry } from 'libphonenumber-js';
@@ -41,6 +42,10 @@ class EnvironmentVariables {
 
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(100000)
   SIGNIN_ADDRESS_LIMIT?: number;
+
+  // the reverse proxies in front of the service, by address or CIDR: their X-Forwarded-For names the client (read by trustedProxies)
+  @IsOptional() @IsString()
+  TRUST_PROXY?: string;
 
   @IsOptional() @IsString() @MinLength(3)
   ADMIN_USERNAME?: string;
@@ -140,6 +145,23 @@ class EnvironmentVariables {
   UAT_BASE_URL?: string;
 }
 
+/**
+ * TRUST_PROXY: the reverse proxies' addresses or CIDR ranges, comma-separated. Only these: `true` or a
+ * hop count would let any client name its own address and escape the sign-in limits.
+ */
+function trustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const version = isIP(address);
+    const bits = version === 4 ? 32 : 128;
+    if (!version || extra !== undefined || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) {
+      throw new ConfigError(`Invalid configuration: TRUST_PROXY must list the proxies' addresses or CIDR ranges, comma-separated (for example 127.0.0.1,10.0.0.0/8), not "${entry}"`);
+    }
+  }
+  return entries;
+}
+
 /** Typed, validated configuration handed to every module (injected as a class token). */
 export class AppConfig {
   port: number;
@@ -150,6 +172,8 @@ export class AppConfig {
   signInRateLimit: number;
   /** sign-in attempts a minute from one client address, whatever the username */
   signInAddressLimit: number;
+  /** reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client address; none by default */
+  trustedProxies: string[];
   admin: { username?: string; password?: string };
   mobileMoney: { url?: string; apiKey?: string };
   mobileMoneyLookupMinutes: number;
@@ -236,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwt: { secret: vars.JWT_SECRET ?? persistedSecret(dataDir), expiresIn: vars.JWT_EXPIRES_IN ?? '24h', issuer: `payg-${appEnv}` },
     signInRateLimit: vars.SIGNIN_RATE_LIMIT ?? 10,
     signInAddressLimit: vars.SIGNIN_ADDRESS_LIMIT ?? 30,
+    trustedProxies: trustedProxies(vars.TRUST_PROXY),
     admin: { username: vars.ADMIN_USERNAME, password: vars.ADMIN_PASSWORD },
     mobileMoney: { url: stripSlash(vars.MOBILE_MONEY_API_URL), apiKey: vars.MOBILE_MONEY_API_KEY },
     mobileMoneyLookupMinutes: vars.MOBILE_MONEY_LOOKUP_MINUTES ?? 15,
