@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { ReadCache } from '../../../common/cache/read-cache.js';
 
 /** How long an instance reuses a user's list of signed-out tokens: other instances follow a sign-out within it, as they follow a disable. */
 const CACHE_MS = 5_000;
@@ -13,9 +14,8 @@ const CACHE_MS = 5_000;
  */
 @Injectable()
 export class SignedOutTokens {
-  private readonly cache = new Map<number, { digests: Set<string>; until: number }>();
-  /** Counts the sign-outs of this instance: a read that one overtook is not kept. */
-  private recorded = 0;
+  /** Each user's signed-out digests; a sign-out here forgets the user, and a read it overtook is not kept. */
+  private readonly cache = new ReadCache<number, Set<string>>(CACHE_MS);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -31,22 +31,14 @@ export class SignedOutTokens {
     ]);
     // the user's rows no token needs any more: the table holds at most a day of sign-outs
     await this.dataSource.query(`DELETE FROM signed_out_tokens WHERE user_id = $1 AND expires_at < now()`, [userId]);
-    this.cache.delete(userId);
-    this.recorded++;
+    this.cache.forget(userId);
   }
 
   async isSignedOut(userId: number, token: string): Promise<boolean> {
-    const now = Date.now();
-    let cached = this.cache.get(userId);
-    if (!cached || cached.until <= now) {
-      const recorded = this.recorded;
+    const digests = await this.cache.get(userId, async () => {
       const rows = (await this.dataSource.query(`SELECT digest FROM signed_out_tokens WHERE user_id = $1 AND expires_at > now()`, [userId])) as Array<{ digest: string }>;
-      cached = { digests: new Set(rows.map((row) => row.digest)), until: now + CACHE_MS };
-      if (recorded === this.recorded) {
-        if (this.cache.size > 10_000) this.cache.clear();
-        this.cache.set(userId, cached);
-      }
-    }
-    return cached.digests.size > 0 && cached.digests.has(SignedOutTokens.digest(token));
+      return new Set(rows.map((row) => row.digest));
+    });
+    return digests.size > 0 && digests.has(SignedOutTokens.digest(token));
   }
 }

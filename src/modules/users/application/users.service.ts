@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser, Role, STAFF_ROLES } from '../../../common/auth/role.js';
+import { ReadCache } from '../../../common/cache/read-cache.js';
 import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { isUniqueViolation } from '../../../common/database/postgres-errors.js';
 import { Page, PageQuery } from '../../../common/http/pagination.js';
@@ -35,9 +36,7 @@ const ACTIVE_CACHE_MS = 5_000;
 
 @Injectable()
 export class UsersService {
-  private readonly activeCache = new Map<number, { user: TokenIdentity | null; until: number }>();
-  /** Counts the changes that ended tokens on this instance: a read that a change overtook is not kept. */
-  private forgotten = 0;
+  private readonly activeCache = new ReadCache<number, TokenIdentity | null>(ACTIVE_CACHE_MS);
 
   constructor(
     private readonly users: UsersRepository,
@@ -99,7 +98,7 @@ export class UsersService {
       await this.users.disable(id, em);
       return target;
     });
-    this.forget(id);
+    this.activeCache.forget(id);
     return UsersService.view({ ...user, active: false });
   }
 
@@ -109,7 +108,7 @@ export class UsersService {
     if (!user) throw userNotFound(id);
     if (user.usernameCanonical === null) throw usernameCollides(id);
     if (!user.active) await this.users.enable(id);
-    this.forget(id);
+    this.activeCache.forget(id);
     return UsersService.view({ ...user, active: true });
   }
 
@@ -118,7 +117,7 @@ export class UsersService {
     if (!user) throw userNotFound(id);
     if (user.role === Role.CUSTOMER) throw userIsCustomer(id);
     await this.users.setPasswordHash(id, await this.hasher.hash(password));
-    this.forget(id);
+    this.activeCache.forget(id);
     return { message: 'Password changed.' };
   }
 
@@ -130,30 +129,13 @@ export class UsersService {
 
   /** The user behind a valid token, or null when they no longer exist, are disabled or the token's version is not theirs. */
   async activeIdentity(id: number, tokenVersion: number): Promise<AuthUser | null> {
-    const now = Date.now();
-    let cached = this.activeCache.get(id);
-    if (!cached || cached.until <= now) {
-      const forgotten = this.forgotten;
-      const user = await this.users.findById(id);
-      const identity = user && user.active && user.role !== Role.CUSTOMER ? { id: user.id, username: user.username, role: user.role, tokenVersion: user.tokenVersion } : null;
-      cached = { user: identity, until: now + ACTIVE_CACHE_MS };
-      // A password change or a disable that finished while this read was under way may have come
-      // after the read's snapshot: its answer serves this request, which ran alongside the change,
-      // but is not kept, or the ended token would work on here for the cache time.
-      if (forgotten === this.forgotten) {
-        if (this.activeCache.size > 10_000) this.activeCache.clear();
-        this.activeCache.set(id, cached);
-      }
-    }
-    const user = cached.user;
+    // a password change or a disable forgets the user here: a read it overtook serves only its own request
+    const user = await this.activeCache.get(id, async () => {
+      const found = await this.users.findById(id);
+      return found && found.active && found.role !== Role.CUSTOMER ? { id: found.id, username: found.username, role: found.role, tokenVersion: found.tokenVersion } : null;
+    });
     if (!user || user.tokenVersion !== tokenVersion) return null;
     return { id: user.id, username: user.username, role: user.role };
-  }
-
-  /** Ends this instance's cached answer for the user, and any read of it under way. */
-  private forget(id: number): void {
-    this.activeCache.delete(id);
-    this.forgotten++;
   }
 
   /**
