@@ -93,6 +93,9 @@ function recordPaymentStatement(writers: readonly PaymentRowWriter[]): PreparedS
 /** The first key of the per-device advisory locks (lockDevice): any fixed number no other lock uses. */
 const DEVICE_LOCK = 1_765_900_002;
 
+/** The device's advisory lock (lockDevice), held until the transaction ends; `imei` is an SQL expression. */
+const LOCK_DEVICE = (imei: string) => `pg_advisory_xact_lock(${DEVICE_LOCK}, hashtext(${imei}))`;
+
 /** customer_deals and bonus_grants: written here only. */
 @Injectable()
 export class ContractsRepository {
@@ -112,7 +115,7 @@ export class ContractsRepository {
     // index decides for it too: a device still being paid for by someone else is not sold again.
     const closed = d.status !== DealStatus.LOCKED && d.status !== DealStatus.UNLOCKED;
     const rows = (await em.query(
-      `WITH device_lock AS (SELECT pg_advisory_xact_lock(${DEVICE_LOCK}, hashtext($14)))
+      `WITH device_lock AS (SELECT ${LOCK_DEVICE('$14')})
        INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei)
        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 FROM device_lock RETURNING id`,
       [d.customerId, d.dealId, d.dealname, closed ? DealStatus.LOCKED : d.status, d.totalamount, d.monthly, d.depositpaid, d.amountpaid, d.balance, d.overpaid, d.bonusdays, d.startdate, d.nextpaymentdate, d.imei],
@@ -167,7 +170,7 @@ export class ContractsRepository {
    * transaction ends; the statement after it sees what the previous holder committed.
    */
   async lockDevice(em: EntityManager, imei: string): Promise<void> {
-    await em.query(`SELECT pg_advisory_xact_lock(${DEVICE_LOCK}, hashtext($1))`, [imei]);
+    await em.query(`SELECT ${LOCK_DEVICE('$1')}`, [imei]);
   }
 
   /** Whether a deal older than `dealId` was on this IMEI: the device was financed before, and was told that deal's state. */
