@@ -3,6 +3,12 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../../config/app-config.js';
 
+/**
+ * The first run of a periodic job that must not wait a whole period after start (nor never come, for a
+ * service restarted more often than that), once a just-started instance has settled.
+ */
+export const SOON_AFTER_START_MS = 30_000;
+
 export interface JobTiming {
   /** How often; 0 (or less) never. */
   everyMs: number;

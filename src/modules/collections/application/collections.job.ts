@@ -1,9 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Scheduled } from '../../../common/jobs/job-scheduler.js';
+import { Scheduled, SOON_AFTER_START_MS } from '../../../common/jobs/job-scheduler.js';
 import { CollectionsService } from './collections.service.js';
-
-/** Lets a just-started instance settle before its first run. */
-const FIRST_RUN_DELAY_MS = 30_000;
 
 /**
  * Opens the day's collection calls every COLLECTIONS_GENERATE_MINUTES (a day by default; 0 = off),
@@ -18,7 +15,7 @@ export class CollectionsJob {
 
   @Scheduled('collection-calls', (config) => {
     const everyMs = config.collectionsGenerateMinutes * 60_000;
-    return { everyMs, firstAfterMs: Math.min(FIRST_RUN_DELAY_MS, everyMs) };
+    return { everyMs, firstAfterMs: Math.min(SOON_AFTER_START_MS, everyMs) };
   })
   async run(): Promise<void> {
     const { opened, refreshed } = await this.collections.generate();

@@ -1,15 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Scheduled } from '../../../common/jobs/job-scheduler.js';
+import { Scheduled, SOON_AFTER_START_MS } from '../../../common/jobs/job-scheduler.js';
 import { ContractsService } from './contracts.service.js';
 
 const BATCH = 500;
-
-/**
- * The overdue run also runs this soon after start: were its first run a whole period away, a service
- * restarted more often than OVERDUE_CHECK_MINUTES (a crash loop, one deployment after another) would
- * never lock an overdue device.
- */
-const FIRST_RUN_AFTER_MS = 30_000;
 
 /**
  * Two scheduled runs that keep devices in step with time: locking deals whose paid-up date has come
@@ -23,7 +16,9 @@ export class ContractJobs {
   constructor(private readonly contracts: ContractsService) {}
 
   /** Locks every overdue unlocked deal, in batches; returns how many. */
-  @Scheduled('overdue-lock', (config) => ({ everyMs: config.overdueCheckMinutes * 60_000, firstAfterMs: FIRST_RUN_AFTER_MS }))
+  // also soon after start: were its first run a whole period away, a service restarted more often than
+  // OVERDUE_CHECK_MINUTES (a crash loop, one deployment after another) would never lock an overdue device
+  @Scheduled('overdue-lock', (config) => ({ everyMs: config.overdueCheckMinutes * 60_000, firstAfterMs: SOON_AFTER_START_MS }))
   async lockOverdue(): Promise<number> {
     let total = 0;
     for (let n = BATCH; n === BATCH; total += n) n = await this.contracts.lockOverdueBatch(BATCH);

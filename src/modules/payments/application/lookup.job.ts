@@ -2,19 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { withAdvisoryLock } from '../../../common/database/advisory-lock.js';
-import { Scheduled } from '../../../common/jobs/job-scheduler.js';
+import { Scheduled, SOON_AFTER_START_MS } from '../../../common/jobs/job-scheduler.js';
 import { BusinessClock } from '../../../common/time/business-clock.js';
 import { MobileMoneyProvider } from '../infrastructure/mobile-money-provider.js';
 import { MobileMoneyService } from './mobile-money.service.js';
 
 const LOCK = 72_201_002;
-
-/**
- * The look-up also runs this soon after start: a callback lost while the service was down (the
- * provider posts it once) is found then, not a whole period later, and not never for a service
- * restarted more often than MOBILE_MONEY_LOOKUP_MINUTES.
- */
-const FIRST_RUN_AFTER_MS = 30_000;
 
 /**
  * Every MOBILE_MONEY_LOOKUP_MINUTES: look up the last two days at the provider, because providers
@@ -32,7 +25,9 @@ export class LookupJob {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  @Scheduled('mobile-money-lookup', (config) => ({ everyMs: config.mobileMoneyLookupMinutes * 60_000, firstAfterMs: FIRST_RUN_AFTER_MS }))
+  // also soon after start: a callback lost while the service was down (the provider posts it once) is found
+  // then, not a whole period later, and not never for a service restarted more often than the period
+  @Scheduled('mobile-money-lookup', (config) => ({ everyMs: config.mobileMoneyLookupMinutes * 60_000, firstAfterMs: SOON_AFTER_START_MS }))
   async run(): Promise<void> {
     if (!this.provider.configured) return;
     await withAdvisoryLock(this.dataSource, LOCK, async () => {
