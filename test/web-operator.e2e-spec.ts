@@ -74,7 +74,9 @@ describe('web client: operator journeys', () => {
     await unlock.getByText('DELIVERED', { exact: true }).waitFor();
     const loaded = await w.t.http.post('/finance/payments/recent').set('x-access-token', await w.t.token(Role.OPERATOR)).send({ customerid, limit: 5 });
     expect(loaded.body.find((p: { reference: string }) => p.reference === 'CASH-0001').amount).toBe(45000);
-    // a receipt used before: the service's 409 stays in the dialog, beside what was typed, not only in a toast that fades
+    await expectAccessible(page);
+    await screenshot(page, 'customer');
+    // (after the screenshot: its toast would stand in the picture) a receipt used before: the service's 409 stays in the dialog, beside what was typed, not only in a toast that fades
     await page.getByRole('button', { name: 'Load payment' }).click();
     const again = page.getByRole('dialog');
     await again.getByLabel('Amount').fill('1000');
@@ -87,8 +89,6 @@ describe('web client: operator journeys', () => {
     await page.getByRole('button', { name: 'Load payment' }).click();
     expect(await page.getByRole('dialog').getByRole('alert').count()).toBe(0); // opened again, it starts clean
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-    await expectAccessible(page);
-    await screenshot(page, 'customer');
     // every status badge shows its whole word, however narrow its column (the messages table's PENDING was cut)
     const cut = await page.locator('.mantine-Badge-label').evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth).map((l) => l.textContent));
     expect(cut).toEqual([]);
