@@ -1,5 +1,8 @@
 import pg from 'pg';
 import { Role } from '../src/common/auth/role.js';
+import { CollectionsService } from '../src/modules/collections/application/collections.service.js';
+import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
+import { seedOverdueDeals } from './support/faults.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
@@ -68,5 +71,30 @@ describe('Collections generation while payments bring overdue deals up to date',
     expect(await openCalls(y.customerid)).toEqual([]);
     // and the next generation, with nothing in flight, opens nothing for them either
     expect((await t.http.post('/finance/collections/generate').set('x-access-token', admin).send({}).expect(200)).body).toMatchObject({ opened: 0 });
+  });
+});
+
+/**
+ * The overdue run skips deals a change holds (a payment decides their state). Collections generation
+ * read every overdue deal under a share lock, which the overdue run took for such a change: the two
+ * start together 30 s after start (SOON_AFTER_START_MS), and the deals generation was reading waited
+ * a whole OVERDUE_CHECK_MINUTES for their lock.
+ */
+describe('The overdue run next to collections generation', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ now: new Date() }); // the seeded deals fell due ten days before the real today
+  });
+  afterAll(() => t.close());
+
+  it('locks every overdue deal, also those generation is reading at that moment', async () => {
+    const dealid = (await createDeal(t, { totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
+    const overdue = await seedOverdueDeals(t.databaseUrl, dealid, 4000, 'OVG');
+    const generation = t.app.get(CollectionsService).generate();
+    await new Promise((resolve) => setTimeout(resolve, 30)); // generation's statement under way
+    await t.app.get(ContractJobs).lockOverdue();
+    await generation;
+    const [{ locked }] = await t.db.query(`SELECT count(*)::int AS locked FROM customer_deals WHERE customer_id = ANY($1) AND status = 'LOCKED'`, [overdue.map((c) => c.customerid)]);
+    expect(locked).toBe(overdue.length);
   });
 });

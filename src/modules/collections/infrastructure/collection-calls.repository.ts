@@ -55,10 +55,11 @@ export class CollectionCallsRepository {
    * part 8) without an open call; answers how many were opened. Repossessed and paid-off deals are
    * never collected on.
    *
-   * Each deal is read under a share lock, skipping those a change holds (a payment, the overdue run):
-   * read as overdue before a payment committed, a deal got a new call right after that payment closed
-   * its old one, and nothing closed it again. A deal changed since is read as it is now; one skipped
-   * gets its call at the next run if it is still overdue (as the overdue run does).
+   * Each deal is read under a key-share lock, skipping those a change holds (a payment locks its deal
+   * FOR UPDATE): read as overdue before a payment committed, a deal got a new call right after that
+   * payment closed its old one, and nothing closed it again. One skipped gets its call at the next run
+   * if it is still overdue. The weakest lock that does this: the overdue run (FOR NO KEY UPDATE, SKIP
+   * LOCKED) does not take it for a change and still locks the deals generation is reading.
    */
   async openForOverdueDeals(today: string): Promise<number> {
     const [{ n }] = (await this.q().query(
@@ -67,7 +68,7 @@ export class CollectionCallsRepository {
          SELECT cd.customer_id, cd.id, ${ARREARS_SQL('cd', '$1::date')}, ${DAYS_OVERDUE_SQL('cd', '$1::date')}, cd.nextpaymentdate
          FROM customer_deals cd
          WHERE ${ACTIVE_DEAL_SQL('cd')} AND cd.nextpaymentdate <= $1::date
-         FOR SHARE OF cd SKIP LOCKED
+         FOR KEY SHARE OF cd SKIP LOCKED
          ON CONFLICT (customer_deal_id) WHERE status <> 'RESOLVED' DO NOTHING
          RETURNING 1)
        SELECT count(*)::int AS n FROM opened`,

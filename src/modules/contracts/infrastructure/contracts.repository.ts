@@ -151,13 +151,15 @@ export class ContractsRepository {
 
   /**
    * Unlocked deals whose paid-up date has come, locked for this transaction; rows a payment holds
-   * are skipped (the payment decides their state, the next run looks again).
+   * (FOR UPDATE) are skipped (the payment decides their state, the next run looks again), rows
+   * collections generation is reading (FOR KEY SHARE) are not: NO KEY UPDATE is all an update of the
+   * deal's state needs.
    */
   async lockOverdue(em: EntityManager, today: string, limit: number): Promise<ContractRow[]> {
     return em.query(
       `${SELECT_CONTRACT}
        WHERE cd.status = 'UNLOCKED' AND cd.nextpaymentdate <= $1
-       ORDER BY cd.id LIMIT $2 FOR UPDATE OF cd SKIP LOCKED`,
+       ORDER BY cd.id LIMIT $2 FOR NO KEY UPDATE OF cd SKIP LOCKED`,
       [today, limit],
     );
   }
