@@ -49,8 +49,11 @@ describe('A service process frozen in the middle of a delivery round', () => {
     expect(await pending()).toBe(4);
     lock.setDelay(3_000); // the platform takes its time …
     lock.setDown(false);
-    await withClient(databaseUrl, (c) => c.query(`UPDATE device_commands SET next_attempt_at = now()`));
-    await waitUntil('a delivery in flight', () => lock.inFlightCount() > 0, 30_000, 20);
+    // nudged due again until one is in flight: a round that was failing them while the platform was down may
+    // have set their backoff again after a single nudge (seen on a loaded machine)
+    const nudge = () =>
+      withClient(databaseUrl, (c) => c.query(`UPDATE device_commands SET next_attempt_at = now() WHERE id IN (SELECT id FROM device_commands WHERE status = 'PENDING' FOR UPDATE SKIP LOCKED)`));
+    await waitUntil('a delivery in flight', async () => lock.inFlightCount() > 0 || (await nudge(), lock.inFlightCount() > 0), 30_000, 200);
     frozen.proc.kill('SIGSTOP'); // … and the process sending stops in the middle of its round
 
     const other = await startInstance(databaseUrl, env());
@@ -61,7 +64,7 @@ describe('A service process frozen in the middle of a delivery round', () => {
     await waitUntil(
       'every command delivered by the other instance',
       async () => {
-        await withClient(databaseUrl, (c) => c.query(`UPDATE device_commands SET next_attempt_at = now() WHERE id IN (SELECT id FROM device_commands WHERE status = 'PENDING' FOR UPDATE SKIP LOCKED)`));
+        await nudge();
         return (await pending()) === 0;
       },
       90_000,
