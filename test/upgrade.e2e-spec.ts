@@ -117,6 +117,14 @@ describe('Upgrading a book written by release 2.0.0', () => {
     expect(command.unlock_hours).toBe(6);
   });
 
+  it('keeps the running temporary unlock’s end on its contract, and no other contract has one', async () => {
+    const deals = (await t.db.query(`
+      SELECT cd.customer_id, cd.unlockuntil = c.unlockuntil AS same FROM customer_deals cd
+      LEFT JOIN device_commands c ON c.customer_id = cd.customer_id AND c.action = 'TEMP_UNLOCK'
+      WHERE cd.unlockuntil IS NOT NULL`)) as Array<{ customer_id: number; same: boolean }>;
+    expect(deals).toEqual([{ customer_id: 1, same: true }]);
+  });
+
   it('leaves every deal equal to what its ledger implies', async () => {
     await expectLedgerConsistent(t);
   });

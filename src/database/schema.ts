@@ -30,6 +30,7 @@ import { SmsLeaseToken1766534400000 } from './migrations/1766534400000-SmsLeaseT
 import { NamesInNfc1766620800000 } from './migrations/1766620800000-NamesInNfc.js';
 import { DealsByDevice1766707200000 } from './migrations/1766707200000-DealsByDevice.js';
 import { SignedOutTokens1766793600000 } from './migrations/1766793600000-SignedOutTokens.js';
+import { DealUnlockUntil1767225600000 } from './migrations/1767225600000-DealUnlockUntil.js';
 
 /**
  * Every entity and every migration, listed explicitly: ES modules have no reliable file globbing
@@ -61,4 +62,5 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   NamesInNfc1766620800000,
   DealsByDevice1766707200000,
   SignedOutTokens1766793600000,
+  DealUnlockUntil1767225600000,
 ];

@@ -1,5 +1,4 @@
 import { CUSTOMER_DEVICE_COLUMNS, JOIN_CUSTOMER } from '../customers/customer.sql.js';
-import { TEMP_UNLOCK_END } from '../device-commands/device-command.sql.js';
 import type { DealStatus } from './domain/credit-policy.js';
 
 /**
@@ -27,13 +26,13 @@ export interface ContractRow {
   imei: string;
   serialnumber: string | null;
   payg: string;
-  /** The end of the temporary unlock running on the device (device-commands' TEMP_UNLOCK_END), or null. */
+  /** The end of the temporary unlock running on the device, or null once that end has been pushed to it. */
   unlockuntil: Date | null;
 }
 
 /** The columns of ContractRow, from a customer_deals row aliased `cd` joined to its customer `c`. */
 const CONTRACT_COLUMNS = `cd.id, cd.customer_id, cd.deal_id, cd.dealname, cd.status, cd.totalamount, cd.monthly, cd.depositpaid, cd.amountpaid,
-  cd.balance, cd.overpaid, cd.bonusdays, cd.startdate, cd.nextpaymentdate, ${CUSTOMER_DEVICE_COLUMNS}, ${TEMP_UNLOCK_END('cd.customer_id')} AS unlockuntil`;
+  cd.balance, cd.overpaid, cd.bonusdays, cd.startdate, cd.nextpaymentdate, ${CUSTOMER_DEVICE_COLUMNS}, cd.unlockuntil`;
 
 /** A contract's columns next to its customer's in one row (customer views): ContractOfCustomer. */
 export const CONTRACT_OF_CUSTOMER_COLUMNS = `cd.id AS customerdealid, cd.deal_id AS dealid, cd.dealname, cd.status AS dealstatus, cd.totalamount,

@@ -307,15 +307,18 @@ export class ContractsService {
       const granted = await this.commands.tempUnlockHoursSince(em, customerId, new Date(now.getTime() - 30 * 86_400_000));
       const max = this.config.tempUnlockMaxHours;
       if (granted + hours > max) throw tempUnlockLimit(customerId, granted, max);
-      return this.commands.enqueueTempUnlock(em, {
+      const unlockuntil = new Date(now.getTime() + hours * 3_600_000);
+      const command = await this.commands.enqueueTempUnlock(em, {
         device: deviceOf(row),
         action: DeviceAction.TEMP_UNLOCK,
         nextpaymentdate: row.nextpaymentdate,
-        unlockuntil: new Date(now.getTime() + hours * 3_600_000),
+        unlockuntil,
         unlockHours: hours,
         reason: 'temporary unlock for investigation',
         createdBy: actor.id,
       });
+      await this.contracts.setUnlockUntil(em, row.id, unlockuntil);
+      return command;
     });
   }
 
@@ -388,6 +391,7 @@ export class ContractsService {
           await this.commands.enqueue(em, { device: deviceOf(row), action: commandForState(row.status), nextpaymentdate: row.nextpaymentdate, reason: 'temporary unlock ended', createdBy: null });
         }
         await this.commands.markRestored(em, t.id);
+        await this.contracts.setUnlockUntil(em, row.id, null);
       }
       return restored;
     });

@@ -226,6 +226,15 @@ export class ContractsRepository {
   }
 
   /**
+   * The end of the temporary unlock now running on the contract's device, or null once its end has
+   * been pushed. On the deal's own row, so that a statement that waited for the deal's lock reads it
+   * as the unlock left it (ContractRow.unlockuntil).
+   */
+  async setUnlockUntil(em: EntityManager, id: number, until: Date | null): Promise<void> {
+    await em.query(`UPDATE customer_deals SET unlockuntil = $2 WHERE id = $1`, [id, until]);
+  }
+
+  /**
    * The ledger row, the deal's new state and the writers' rows in one statement (recordPaymentText); null when the reference was used.
    * `notify` reaches the writers as `paid.notify`.
    */
