@@ -35,8 +35,9 @@ describe('A closed contract and a new registration of its device at the same mom
   });
 
   const post = (path: string, body: object) => t.http.post(path).set('x-access-token', operator).send(body).then((r) => r);
+  // read outside the blocker's transaction: within one, pg_stat_activity keeps showing what it showed first
   const waiting = async () =>
-    Number((await blocker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n);
+    ((await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as Array<{ n: number }>)[0].n;
   const untilWaiting = async (n: number) => {
     for (const deadline = Date.now() + 10_000; (await waiting()) < n; await new Promise((r) => setTimeout(r, 20))) {
       if (Date.now() > deadline) throw new Error(`${n} transactions never waited`);

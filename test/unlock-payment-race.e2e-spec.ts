@@ -36,7 +36,7 @@ describe('A payment arriving while an operator’s temporary unlock is being wri
   });
 
   const post = (path: string, body: object, token = operator) => t.http.post(path).set('x-access-token', token).send(body).then((r) => r);
-  // read outside the blocker's transaction, which would keep showing the activity it saw first
+  // read outside the blocker's transaction: within one, pg_stat_activity keeps showing what it showed first
   const waiting = async () =>
     ((await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as Array<{ n: number }>)[0].n;
   const untilWaiting = async (n: number) => {
