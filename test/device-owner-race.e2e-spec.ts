@@ -3,7 +3,7 @@ import { Role } from '../src/common/auth/role.js';
 import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { DeliveryWorker } from '../src/modules/device-commands/application/delivery.worker.js';
 import { LockSimulator, startLockSimulator } from '../tools/simulators/lock-simulator.js';
-import { createDeal, registerCustomer, registrationBody } from './support/fixtures.js';
+import { createDeal, registerCustomer, registrationBody, uniqueTelephone } from './support/fixtures.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /**
@@ -95,6 +95,28 @@ describe('A closed contract and a new registration of its device at the same mom
     ]);
     await t.app.get(DeliveryWorker).drain();
     expect(lock.devices.get(imei)).toMatchObject({ action: 'LOCK', payg: financed.payg });
+  });
+
+  it('a paid-off contract re-pushing its release while an import finances the device again: the imported deal has the last word', async () => {
+    const a = await registerCustomer(t, dealid);
+    await post('/finance/payments/load', { customerid: a.customerid, amount: 540000, reference: 'RACE-IMPORT-PAYOFF', narration: 'cash' });
+    await t.app.get(DeliveryWorker).drain();
+
+    const admin = await t.token(Role.ADMIN);
+    const header = 'externalid,fullname,telephone,guarantorname,guarantorcontact,imei,payg,serialnumber,dealid,depositpaid,amountpaid,startdate';
+    const row = `EXT-RACE-1,Migrated Race,${uniqueTelephone()},Joseph Okello,+256701987654,${a.imei},MIG-RACE-1,SN-RACE-1,${dealid},60000.00,105000.00,2026-02-01`;
+    const apply = () =>
+      t.http.post('/finance/imports').set('x-access-token', admin).field('kind', 'customers').field('mode', 'apply')
+        .attach('file', Buffer.from(`${header}\r\n${row}\r\n`), { filename: 'book.csv', contentType: 'text/csv' }).then((r) => r);
+    const [applied, repushed] = await meet(apply, () => post('/finance/device/sync-status', { customerid: a.customerid }));
+    expect(applied.status).toBeLessThan(300);
+    for (let i = 0; i < 100 && (await t.db.query(`SELECT status FROM imports WHERE id = $1`, [applied.body.importid]))[0]?.status !== 'DONE'; i++) await new Promise((r) => setTimeout(r, 50));
+    const [imported] = (await t.db.query(`SELECT id FROM customers WHERE payg = 'MIG-RACE-1'`)) as Array<{ id: number }>;
+    expect(imported).toBeDefined();
+    // the re-push came second: the device is on the imported deal by then, which a's contract no longer commands
+    expect([repushed.status, repushed.body.message]).toEqual([409, `Customer ${a.customerid}'s device (IMEI ${a.imei}) is now on customer ${imported.id}'s deal: this contract no longer commands it.`]);
+    const commands = await commandsOn(a.imei);
+    expect(commands[commands.length - 1]).toEqual({ customer_id: imported.id, action: 'SYNC' });
   });
 
   it('a repossessed contract’s temporary unlock ending while its device is sold for cash: the device stays released', async () => {

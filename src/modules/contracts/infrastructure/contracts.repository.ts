@@ -127,6 +127,15 @@ export class ContractsRepository {
   /** Many contracts in one statement (an import): the id of each, in the order given. A repossessed one is stamped now, with its reason. */
   async insertMany(em: EntityManager, deals: Array<NewContract & { repossessed: { reason: string; by: number } | null }>): Promise<number[]> {
     if (deals.length === 0) return [];
+    // Devices financed before are under a closed contract that may be commanding them right now: their
+    // locks (lockDevice), in one order so that two imports cannot deadlock, make it wait for this deal
+    // or this deal wait for its command. New devices have no contract to meet, and take no lock: a
+    // transaction may hold only so many.
+    await em.query(
+      `SELECT ${LOCK_DEVICE('imei')} FROM (SELECT DISTINCT imei FROM unnest($1::text[]) AS x(imei)
+         WHERE EXISTS (SELECT 1 FROM customer_deals cd WHERE cd.imei = x.imei) ORDER BY imei) financed`,
+      [deals.map((d) => d.imei)],
+    );
     const column = <K extends keyof NewContract>(key: K) => deals.map((d) => d[key]);
     const rows = (await em.query(
       `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei,
