@@ -55,7 +55,7 @@ export class ReportsService {
     checkDateRange(startdate, enddate);
     const [deals, collection] = await Promise.all([
       this.portfolio.dealFigures(today),
-      this.portfolio.collectionFigures(startdate, enddate, this.config.businessTimeZone),
+      this.portfolio.collectionFigures(startdate, enddate, today, this.config.businessTimeZone),
     ]);
     const outstanding = Money.of(deals.outstanding);
     const par30balance = Money.of(deals.par30balance);

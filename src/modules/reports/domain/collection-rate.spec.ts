@@ -37,6 +37,14 @@ describe('collection rate: what fell due in a range', () => {
     expect(due('2026-01-31', '2026-03-02', 0, '2026-05-01')).toBe(90000);
   });
 
+  it('counts in a range that runs past today only what has fallen due by today', () => {
+    const asOf = (today: string) => dueInRange(terms, { startdate: '2026-01-15', enddate: '2026-02-10' }, Money.of(45000), null, today).toNumber();
+    expect(asOf('2026-01-30')).toBe(0); // the 2nd instalment, due 2026-01-31, is still ahead
+    expect(asOf('2026-01-31')).toBe(45000);
+    expect(asOf('2026-03-01')).toBe(45000); // the range is over: as without a today
+    expect(dueInRange(terms, { startdate: '2026-02-20', enddate: '2026-03-10' }, Money.zero(), null, '2026-02-01').toNumber()).toBe(0);
+  });
+
   it('property: ranges that tile a period add up to the period, for a customer who never paid', () => {
     fc.assert(
       fc.property(

@@ -12,7 +12,8 @@ import { addDays, daysBetween } from '../../../common/time/business-date.js';
  * a payment holiday, and granting them later must not change a past figure).
  *
  * What fell due in [startdate, enddate] for one deal: the scheduled repayments due by the end of
- * the range (or of the day it was repossessed, if that came first), less those due before the range
+ * the range (or by today, for a range that runs past today: an instalment still ahead has not
+ * fallen due; or by the day it was repossessed, if that came first), less those due before the range
  * or — if more — the repayments the customer had already made before the range (a customer who paid
  * ahead or paid off owes nothing more), never below zero. A deal repossessed before the range is
  * left out (nothing is expected of it); one repossessed later counts in full, so a past range's
@@ -38,15 +39,17 @@ export function scheduledRepayments(terms: ScheduleTerms, day: string): Money {
   return planned.gt(owed) ? owed : planned;
 }
 
-/** One deal's share of what fell due in [startdate, enddate]; see the module comment. */
+/** One deal's share of what fell due in [startdate, enddate] as of `today`; see the module comment. */
 export function dueInRange(
   terms: ScheduleTerms,
   range: { startdate: string; enddate: string },
   repaidBefore: Money,
   repossessedOn: string | null,
+  today: string = range.enddate,
 ): Money {
   if (repossessedOn !== null && repossessedOn < range.startdate) return Money.zero();
-  const last = repossessedOn !== null && repossessedOn < range.enddate ? repossessedOn : range.enddate;
+  const fallen = today < range.enddate ? today : range.enddate;
+  const last = repossessedOn !== null && repossessedOn < fallen ? repossessedOn : fallen;
   const dayBefore = scheduledRepayments(terms, addDays(range.startdate, -1));
   const covered = Money.max(dayBefore, repaidBefore);
   return Money.max(Money.zero(), scheduledRepayments(terms, last).minus(covered));

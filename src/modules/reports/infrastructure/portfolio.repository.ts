@@ -62,13 +62,14 @@ export class PortfolioRepository {
 
   /**
    * dueInRange() of domain/collection-rate.ts summed over every deal that started by the end of the
-   * range, and every repayment received in the range (business days of `timeZone`), whatever its
+   * range (by today, for a range that runs past it: what is still ahead has not fallen due), and
+   * every repayment received in the range (business days of `timeZone`), whatever its
    * deal's status now. Nothing here reads the deals' current balances or statuses, only their terms,
    * the day they were repossessed and the ledger, so a past range's figures never change. An imported
    * deal's OPENING row (what was paid before the import) is not cash collected in any range, but it
    * was repaid before every range: a deal imported paid ahead or paid off owes nothing in them.
    */
-  async collectionFigures(startdate: string, enddate: string, timeZone: string): Promise<CollectionFigures> {
+  async collectionFigures(startdate: string, enddate: string, today: string, timeZone: string): Promise<CollectionFigures> {
     const [row] = (await this.dataSource.query(
       `WITH deal AS (
          SELECT cd.id, cd.startdate, cd.totalamount, cd.depositpaid, cd.monthly,
@@ -77,16 +78,16 @@ export class PortfolioRepository {
                           WHERE p.customer_deal_id = cd.id AND p.type <> 'DEPOSIT'
                             AND (p.type = 'OPENING' OR p.created_at < $1::date::timestamp AT TIME ZONE $3)), 0) AS repaidbefore
          FROM customer_deals cd
-         WHERE cd.startdate <= $2::date
+         WHERE cd.startdate <= LEAST($2::date, $4::date)
            AND (cd.repossessed_at IS NULL OR (cd.repossessed_at AT TIME ZONE $3)::date >= $1::date))
-       SELECT (SELECT COALESCE(sum(GREATEST(0, ${SCHEDULED_SQL('d', 'LEAST($2::date, COALESCE(d.repossessedon, $2::date))')}
+       SELECT (SELECT COALESCE(sum(GREATEST(0, ${SCHEDULED_SQL('d', 'LEAST($2::date, $4::date, COALESCE(d.repossessedon, $2::date))')}
                                           - GREATEST(${SCHEDULED_SQL('d', '($1::date - 1)')}, d.repaidbefore))), 0)
                FROM deal d) AS due,
               (SELECT COALESCE(sum(p.amount), 0) FROM payments p
                WHERE p.type NOT IN ${NOT_REPAYMENT}
                  AND p.created_at >= $1::date::timestamp AT TIME ZONE $3
                  AND p.created_at < ($2::date + 1)::timestamp AT TIME ZONE $3) AS collected`,
-      [startdate, enddate, timeZone],
+      [startdate, enddate, timeZone, today],
     )) as CollectionFigures[];
     return row;
   }
