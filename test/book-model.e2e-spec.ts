@@ -65,6 +65,8 @@ interface MCustomer {
   bonus: number;
   unlocks: Array<{ at: number; hours: number; until: number }>;
   repossessedAt: number | null;
+  /** an import brought it in repossessed: the collection rate expects nothing of it in any range */
+  openedRepossessed?: boolean;
   /** the deal was UNLOCKED when its paid-up date passed and the overdue job has not run since (nor has the deal changed) */
   stale?: { pays: number; bonus: number } | null;
 }
@@ -474,7 +476,7 @@ class ImportCustomer implements Cmd {
     expect([done.status, done.errors]).toEqual(['DONE', []]);
     m.applied.push({ file, kind: 'customers', importid: a.body.importid, externalid: row.split(',')[0] });
     const [{ id }] = await t.db.query('SELECT id FROM customers WHERE lower(payg) = $1', [key]);
-    const c: MCustomer = { customerid: id, key, imei, deal: this.deal, deposit, opening: paid - deposit, start, pays: [{ cents: deposit, at: now(), repayment: false }], bonus: this.bonus, unlocks: [], repossessedAt: this.repossessed ? now() : null };
+    const c: MCustomer = { customerid: id, key, imei, deal: this.deal, deposit, opening: paid - deposit, start, pays: [{ cents: deposit, at: now(), repayment: false }], bonus: this.bonus, unlocks: [], repossessedAt: this.repossessed ? now() : null, openedRepossessed: this.repossessed };
     if (paid > deposit) c.pays.push({ cents: paid - deposit, at: now(), repayment: false, opening: true });
     book.push(c);
     matchWaiting(m, c);
@@ -656,7 +658,7 @@ async function checkBook() {
     return d < c.start ? 0 : Math.min(total - deposit, monthly * (Math.floor(daysBetween(c.start, d) / 30) + 1));
   };
   const due = sum((c) => {
-    if (c.start > end) return 0;
+    if (c.start > end || c.openedRepossessed) return 0;
     const repossessedOn = c.repossessedAt === null ? null : businessDay(new Date(c.repossessedAt), TZ);
     if (repossessedOn !== null && repossessedOn < startR) return 0;
     const repaidBefore = c.pays.filter((p) => p.opening || (p.repayment && businessDay(new Date(p.at), TZ) < startR)).reduce((s, p) => s + p.cents, 0);

@@ -30,6 +30,7 @@ import { SmsLeaseToken1766534400000 } from './migrations/1766534400000-SmsLeaseT
 import { NamesInNfc1766620800000 } from './migrations/1766620800000-NamesInNfc.js';
 import { DealsByDevice1766707200000 } from './migrations/1766707200000-DealsByDevice.js';
 import { SignedOutTokens1766793600000 } from './migrations/1766793600000-SignedOutTokens.js';
+import { DealsOpenedRepossessed1766880000000 } from './migrations/1766880000000-DealsOpenedRepossessed.js';
 import { DealUnlockUntil1767225600000 } from './migrations/1767225600000-DealUnlockUntil.js';
 
 /**
@@ -62,5 +63,6 @@ export const MIGRATIONS = [Foundation1764460800000, CustomersDealsLedger17645472
   NamesInNfc1766620800000,
   DealsByDevice1766707200000,
   SignedOutTokens1766793600000,
+  DealsOpenedRepossessed1766880000000,
   DealUnlockUntil1767225600000,
 ];

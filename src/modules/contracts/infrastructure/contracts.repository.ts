@@ -124,7 +124,11 @@ export class ContractsRepository {
     return rows[0].id;
   }
 
-  /** Many contracts in one statement (an import): the id of each, in the order given. A repossessed one is stamped now, with its reason. */
+  /**
+   * Many contracts in one statement (an import): the id of each, in the order given. A repossessed one
+   * is stamped now, with its reason, and marked opened repossessed (the day the old book took it back is
+   * not known: the collection rate expects nothing of it).
+   */
   async insertMany(em: EntityManager, deals: Array<NewContract & { repossessed: { reason: string; by: number } | null }>): Promise<number[]> {
     if (deals.length === 0) return [];
     // Devices financed before are under a closed contract that may be commanding them right now: their
@@ -139,8 +143,8 @@ export class ContractsRepository {
     const column = <K extends keyof NewContract>(key: K) => deals.map((d) => d[key]);
     const rows = (await em.query(
       `INSERT INTO customer_deals (customer_id, deal_id, dealname, status, totalamount, monthly, depositpaid, amountpaid, balance, overpaid, bonusdays, startdate, nextpaymentdate, imei,
-                                   repossessed_at, repossession_reason, repossessed_by)
-       SELECT c, d, n, st, t, m, dp, ap, b, o, bd, sd, np, i, CASE WHEN rr IS NULL THEN NULL ELSE now() END, rr, rb
+                                   repossessed_at, repossession_reason, repossessed_by, opened_repossessed)
+       SELECT c, d, n, st, t, m, dp, ap, b, o, bd, sd, np, i, CASE WHEN rr IS NULL THEN NULL ELSE now() END, rr, rb, rr IS NOT NULL
        FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::int[], $12::date[], $13::date[], $14::text[],
                    $15::text[], $16::int[]) AS x(c, d, n, st, t, m, dp, ap, b, o, bd, sd, np, i, rr, rb)
        RETURNING id, customer_id`,

@@ -17,7 +17,8 @@ import { addDays, daysBetween } from '../../../common/time/business-date.js';
  * or — if more — the repayments the customer had already made before the range (a customer who paid
  * ahead or paid off owes nothing more), never below zero. A deal repossessed before the range is
  * left out (nothing is expected of it); one repossessed later counts in full, so a past range's
- * figure never changes. What an imported deal had paid before its import (its OPENING ledger row)
+ * figure never changes. A deal an import brought in already repossessed is left out of every range:
+ * the old book took it back on a day the import does not say, before anything was expected here. What an imported deal had paid before its import (its OPENING ledger row)
  * counts as repaid before every range, whenever the import was.
  *
  * Collected: every repayment received in the range (payments other than DEPOSIT and OPENING), on

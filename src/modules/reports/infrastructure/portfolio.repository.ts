@@ -65,7 +65,9 @@ export class PortfolioRepository {
    * range (by today, for a range that runs past it: what is still ahead has not fallen due), and
    * every repayment received in the range (business days of `timeZone`), whatever its
    * deal's status now. Nothing here reads the deals' current balances or statuses, only their terms,
-   * the day they were repossessed and the ledger, so a past range's figures never change. An imported
+   * the day they were repossessed and the ledger, so a past range's figures never change. A deal an
+   * import brought in already repossessed is left out of every range (when the old book took it back
+   * is not known; the import's time is not it). An imported
    * deal's OPENING row (what was paid before the import) is not cash collected in any range, but it
    * was repaid before every range: a deal imported paid ahead or paid off owes nothing in them.
    */
@@ -78,7 +80,7 @@ export class PortfolioRepository {
                           WHERE p.customer_deal_id = cd.id AND p.type <> 'DEPOSIT'
                             AND (p.type = 'OPENING' OR p.created_at < $1::date::timestamp AT TIME ZONE $3)), 0) AS repaidbefore
          FROM customer_deals cd
-         WHERE cd.startdate <= LEAST($2::date, $4::date)
+         WHERE cd.startdate <= LEAST($2::date, $4::date) AND NOT cd.opened_repossessed
            AND (cd.repossessed_at IS NULL OR (cd.repossessed_at AT TIME ZONE $3)::date >= $1::date))
        SELECT (SELECT COALESCE(sum(GREATEST(0, ${SCHEDULED_SQL('d', 'LEAST($2::date, $4::date, COALESCE(d.repossessedon, $2::date))')}
                                           - GREATEST(${SCHEDULED_SQL('d', '($1::date - 1)')}, d.repaidbefore))), 0)
