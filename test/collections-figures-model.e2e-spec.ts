@@ -15,8 +15,11 @@ import { startTestApp, TestApp } from './support/test-app.js';
  * listed page by page are the calls counted by stats and exported in collections.csv with the same
  * figures, portfolio.csv gives the report's figures, and a range of days that is over keeps its
  * collection rate whatever happens after it.
+ *
+ * PAYG_FIGURES_RUNS (default 6), PAYG_FIGURES_TZ (default Africa/Kampala) vary a run;
+ * PAYG_FIGURES_TRACE=1 prints each step.
  */
-const TZ = 'Africa/Kampala';
+const TZ = process.env.PAYG_FIGURES_TZ ?? 'Africa/Kampala';
 const RUNS = Number(process.env.PAYG_FIGURES_RUNS) || 6;
 const HOUR = 3_600_000;
 
