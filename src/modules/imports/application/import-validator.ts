@@ -10,7 +10,7 @@ import { CustomersService } from '../../customers/application/customers.service.
 import { DealsService } from '../../deals/application/deals.service.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
 import { FileBytes, readCsv } from '../domain/csv-file.js';
-import { columnsOf, CustomerRow, ImportKind, PaymentRow, readCustomerRow, readPaymentRow, RowError, RowErrors, UniqueInFile } from '../domain/import-file.js';
+import { columnsOf, CustomerRow, DevicesInFile, ImportKind, PaymentRow, readCustomerRow, readPaymentRow, RowError, RowErrors, UniqueInFile } from '../domain/import-file.js';
 import { ImportsRepository } from '../infrastructure/imports.repository.js';
 
 export interface Validated {
@@ -39,7 +39,7 @@ interface FileState {
   externalids: UniqueInFile;
   telephones: UniqueInFile;
   paygs: UniqueInFile;
-  imeis: UniqueInFile;
+  imeis: DevicesInFile;
   references: UniqueInFile;
   deals: Map<number, Awaited<ReturnType<DealsService['activeDealForRegistration']>> | string>;
 }
@@ -48,7 +48,7 @@ const newFileState = (): FileState => ({
   externalids: new UniqueInFile('externalid', 'externalid'),
   telephones: new UniqueInFile('telephone', 'Telephone'),
   paygs: new UniqueInFile('payg', 'PAYG code'),
-  imeis: new UniqueInFile('imei', 'IMEI'),
+  imeis: new DevicesInFile(),
   references: new UniqueInFile('reference', 'Reference'),
   deals: new Map(),
 });
@@ -143,9 +143,10 @@ export class ImportValidator {
       if (telephones.check(r.row, r.telephone, r.telephone, rowErrors) && taken.telephones.has(r.telephone)) fail('telephone', `Telephone ${r.telephone} is already registered.`);
       if (paygs.check(r.row, paygKey(r.payg), r.payg, rowErrors) && taken.paygs.has(paygKey(r.payg))) fail('payg', `PAYG code ${r.payg} is already assigned to another customer.`);
       const deal = deals.get(r.dealid)!;
-      if (imeis.check(r.row, r.imei, r.imei, rowErrors)) {
+      const closed = r.repossessed || (typeof deal !== 'string' && r.amountpaid.gte(deal.terms.totalamount));
+      if (imeis.check(r.row, r.imei, !closed, rowErrors)) {
         if (taken.imeis.has(r.imei)) fail('imei', `IMEI ${r.imei} is already registered to another customer.`);
-        else if (taken.knownImeis.has(r.imei) && (r.repossessed || (typeof deal !== 'string' && r.amountpaid.gte(deal.terms.totalamount)))) {
+        else if (taken.knownImeis.has(r.imei) && closed) {
           // a closed deal brought in later would become the device's newest and command it over the deal the book has on it
           fail('imei', `IMEI ${r.imei} is on a deal this book has already: a repossessed or paid-off deal cannot be imported onto it.`);
         }

@@ -392,3 +392,29 @@ export class UniqueInFile {
     return true;
   }
 }
+
+/**
+ * The devices (IMEIs) of one file, by the rule that holds against the book (DESIGN part 10: one IMEI
+ * on one deal that is not PAID_OFF or REPOSSESSED): a device sold again after its deal closed is on
+ * two rows, the closed deal's first, as an export of such a book writes them. A later row may repeat
+ * an IMEI only on a deal still being paid for, after rows whose deals were all closed; a closed deal
+ * after another deal on the device would become its newest and command it over that one.
+ */
+export class DevicesInFile {
+  /** per IMEI: its row with a deal still being paid for, else its latest row (a closed deal) */
+  private readonly seen = new Map<string, { row: number; open: boolean }>();
+
+  check(row: number, imei: string, open: boolean, errors: RowError[]): boolean {
+    const earlier = this.seen.get(imei);
+    if (earlier?.open) {
+      errors.push({ row, field: 'imei', message: `IMEI ${imei} is also in row ${earlier.row} of this file.` });
+      return false;
+    }
+    if (earlier && !open) {
+      errors.push({ row, field: 'imei', message: `IMEI ${imei} is on a deal in row ${earlier.row} of this file: a repossessed or paid-off deal cannot be imported onto it.` });
+      return false;
+    }
+    this.seen.set(imei, { row, open });
+    return true;
+  }
+}
