@@ -10,7 +10,7 @@ import { CustomersService } from '../../customers/application/customers.service.
 import { DealsService } from '../../deals/application/deals.service.js';
 import { checkRegistrationDeposit } from '../../deals/domain/deal.js';
 import { FileBytes, readCsv } from '../domain/csv-file.js';
-import { columnsOf, CustomerRow, DevicesInFile, ImportKind, PaymentRow, readCustomerRow, readPaymentRow, RowError, RowErrors, UniqueInFile } from '../domain/import-file.js';
+import { columnsOf, CustomerRow, dealDisagreements, DevicesInFile, ImportKind, PaymentRow, readCustomerRow, readPaymentRow, RowError, RowErrors, UniqueInFile } from '../domain/import-file.js';
 import { ImportsRepository } from '../infrastructure/imports.repository.js';
 
 export interface Validated {
@@ -158,6 +158,7 @@ export class ImportValidator {
         } catch (error) {
           fail('depositpaid', messageOf(error).replace(/^deposit/, 'depositpaid'));
         }
+        for (const { field, message } of dealDisagreements(r, r.dealid, deal.terms)) fail(field, message);
       }
       errors.addRow(rowErrors);
       return rowErrors.length === 0;

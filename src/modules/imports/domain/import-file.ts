@@ -72,7 +72,8 @@ export const COLUMNS: Record<ImportKind, { required: readonly string[]; optional
   customers: {
     required: ['externalid', 'fullname', 'telephone', 'guarantorname', 'guarantorcontact', 'imei', 'payg', 'dealid', 'depositpaid', 'amountpaid', 'startdate'],
     // what an export of this service writes besides (part 4a), so that it re-imports as itself; the deal's other states are the credit policy's
-    optional: ['serialnumber', 'status', 'salesstage', 'dealstatus', 'bonusdays', 'language', 'smsoptout'],
+    // totalamount and monthly, when given, are checked against the deal (an export writes them): they are not taken from the file
+    optional: ['serialnumber', 'status', 'salesstage', 'dealstatus', 'bonusdays', 'language', 'smsoptout', 'totalamount', 'monthly'],
   },
   payments: { required: ['externalid', 'amount', 'reference', 'date'], optional: ['payg', 'customerid', 'narration'] },
 };
@@ -96,6 +97,11 @@ export interface CustomerRow extends CustomerIdentity {
   depositpaid: Money;
   amountpaid: Money;
   startdate: string;
+  /** the deal's state as the file states it (null when not given): checked against the money, never taken */
+  dealstatus: DealStatus | null;
+  /** the deal's terms as the file states them (null when not given): they must be the deal's */
+  totalamount: Money | null;
+  monthly: Money | null;
 }
 
 export interface PaymentRow {
@@ -270,9 +276,9 @@ class Cells {
     return id;
   }
 
-  /** An amount as the API takes it (> 0, ≤ 1,000,000,000, at most 2 decimals), written as plain digits. */
-  money(field: string): Money | null {
-    const typed = this.text(field);
+  /** An amount as the API takes it (> 0, ≤ 1,000,000,000, at most 2 decimals), written as plain digits; null when an optional cell is empty or absent. */
+  money(field: string, optional = false): Money | null {
+    const typed = this.text(field, { optional });
     if (typed === null) return null;
     if (!/^-?[0-9]+(\.[0-9]+)?$/.test(typed)) {
       this.fail(field, `${field} must be a number`);
@@ -343,6 +349,8 @@ export function readCustomerRow(row: number, record: string[], columns: Array<st
     bonusdays: c.count('bonusdays', context.bonusDaysMax),
     language: c.choice('language', LANGUAGES),
     smsoptout: optOut(c.choice('smsoptout', ['true', 'false'])),
+    totalamount: c.money('totalamount', true),
+    monthly: c.money('monthly', true),
   };
   if (parsed.depositpaid && parsed.amountpaid && parsed.amountpaid.lt(parsed.depositpaid)) {
     c.fail('amountpaid', 'amountpaid must be at least depositpaid (it includes the deposit)');
@@ -355,7 +363,7 @@ export function readCustomerRow(row: number, record: string[], columns: Array<st
     c.fail('status', `status ${status} and dealstatus ${dealstatus} disagree: a repossessed deal's customer is REPOSSESSED`);
   }
   if (errors.length !== before) return null;
-  return { ...parsed, status: repossessed ? CustomerStatus.REPOSSESSED : (status ?? CustomerStatus.PENDING), repossessed } as CustomerRow;
+  return { ...parsed, status: repossessed ? CustomerStatus.REPOSSESSED : (status ?? CustomerStatus.PENDING), repossessed, dealstatus } as CustomerRow;
 }
 
 export function readPaymentRow(row: number, record: string[], columns: Array<string | null>, context: RowContext, errors: RowError[]): PaymentRow | null {
@@ -417,4 +425,24 @@ export class DevicesInFile {
     this.seen.set(imei, { row, open });
     return true;
   }
+}
+
+/**
+ * What a customers row states about its deal that the deal must bear out: the terms (an export of
+ * another book names its deals by that book's ids, which may be other deals here) and whether it is
+ * paid off (the file's PAID_OFF with less paid than the total would be brought in locked, and the
+ * other way round released). The deal's own terms are used, never the file's: a disagreement is an error.
+ */
+export function dealDisagreements(r: CustomerRow, dealid: number, terms: { totalamount: Money; monthly: Money }): Array<{ field: string; message: string }> {
+  const found: Array<{ field: string; message: string }> = [];
+  const other = "the file's deal is another one";
+  if (r.totalamount && !r.totalamount.eq(terms.totalamount)) {
+    found.push({ field: 'totalamount', message: `totalamount ${r.totalamount.toFixed()} is not the total of deal ${dealid} (${terms.totalamount.toFixed()}): ${other}` });
+  }
+  if (r.monthly && !r.monthly.eq(terms.monthly)) found.push({ field: 'monthly', message: `monthly ${r.monthly.toFixed()} is not the monthly of deal ${dealid} (${terms.monthly.toFixed()}): ${other}` });
+  const paidOff = r.amountpaid.gte(terms.totalamount);
+  if (r.dealstatus !== null && r.dealstatus !== DealStatus.REPOSSESSED && (r.dealstatus === DealStatus.PAID_OFF) !== paidOff) {
+    found.push({ field: 'dealstatus', message: `dealstatus ${r.dealstatus} disagrees with amountpaid ${r.amountpaid.toFixed()}: deal ${dealid}'s total is ${terms.totalamount.toFixed()}` });
+  }
+  return found;
 }
