@@ -9,8 +9,9 @@ import { readCsv } from '../domain/csv-file.js';
 import { columnsOf, ERRORS_LISTED_MAX, ImportKind, ImportMode, ImportStatus, parseMapping } from '../domain/import-file.js';
 import { ImportRecordRow, ImportsRepository } from '../infrastructure/imports.repository.js';
 import { ImportRunner } from './import-runner.js';
-import { ImportValidator } from './import-validator.js';
+import { ImportValidator, Validated } from './import-validator.js';
 import { cutText } from '../../../common/identifiers/characters.js';
+import { isSerializationFailure } from '../../../common/database/postgres-errors.js';
 
 /** An import as clients see it: the stored record's own fields, with its id, progress and times for people. */
 export interface ImportView
@@ -56,6 +57,9 @@ export function importView(r: ImportRecordRow): ImportView {
   };
 }
 
+/** A validate that met a concurrent change of a deal is tried again, this many times in all. */
+const VALIDATE_ATTEMPTS = 3;
+
 const importNotFound = (id: number) => notFound('IMPORT_NOT_FOUND', `Import ${id} not found.`);
 
 @Injectable()
@@ -83,8 +87,7 @@ export class ImportsService {
       .digest('hex');
     const record = { kind: form.kind, mode: form.mode, source: form.source, filename: cutText(file.filename, 255), filehash, mapping, notify: form.notify, createdBy: actor.id };
     if (form.mode === 'validate') {
-      // a read-only transaction: one snapshot of the book, and the deal rows read FOR SHARE as registration reads them
-      const checked = await this.dataSource.transaction('REPEATABLE READ', (em) => this.validator.validate([file.content], form.kind, form.source, mapping, em));
+      const checked = await this.validateNow(file.content, form.kind, form.source, mapping);
       const outcome = { status: ImportStatus.DONE, rows: checked.rows, valid: checked.valid, applied: 0, skipped: checked.skipped, errorcount: checked.errorcount, errors: checked.errors };
       const inserted = await this.imports.insert({ ...record, status: ImportStatus.DONE }, outcome, null);
       return { view: importView(inserted!), accepted: false };
@@ -101,6 +104,21 @@ export class ImportsService {
     this.runner.kick();
     // the record as stored, not as the worker may already have moved it
     return { view: importView(inserted), accepted: true };
+  }
+
+  /**
+   * A validate in one snapshot of the book, the deal rows read FOR SHARE as registration reads them.
+   * A deal changed (deactivated) after the snapshot but before its row is read makes PostgreSQL refuse
+   * the read (a serialization failure): that is the database asking to try again, with a new snapshot.
+   */
+  private async validateNow(content: Buffer, kind: ImportKind, source: string, mapping: Record<string, string> | null): Promise<Validated> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.dataSource.transaction('REPEATABLE READ', (em) => this.validator.validate([content], kind, source, mapping, em));
+      } catch (error) {
+        if (!isSerializationFailure(error) || attempt >= VALIDATE_ATTEMPTS) throw error;
+      }
+    }
   }
 
   async get(id: number): Promise<ImportView> {
