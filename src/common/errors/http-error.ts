@@ -43,7 +43,8 @@ const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT
  * the next statement of the same transaction (its COMMIT included) throws QueryRunner(Provider)AlreadyReleasedError.
  */
 const UNAVAILABLE_ERROR_NAMES = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError', 'ConnectionIsNotSetError']);
-const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not established|terminating connection|the database system is (starting up|shutting down|in recovery mode)|Query read timeout/i;
+// "timeout expired": a pg.Client of its own (an export's) that got no answer within its connectionTimeoutMillis
+const UNAVAILABLE_TEXT = /^timeout expired$|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not established|terminating connection|the database system is (starting up|shutting down|in recovery mode)|Query read timeout/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

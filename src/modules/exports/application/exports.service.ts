@@ -12,6 +12,8 @@ import { ExportQuery, ExportsRepository } from '../infrastructure/exports.reposi
 
 /** Rows fetched from PostgreSQL at a time: memory stays flat whatever the size of the table. */
 const BATCH_ROWS = 1000;
+/** How long an export waits for its connection, as long as a request waits for one from the pool. */
+const CONNECT_TIMEOUT_MS = 3000;
 
 /**
  * CSV exports streamed from PostgreSQL: a cursor (pg-query-stream) read a batch at a time, written
@@ -52,7 +54,8 @@ export class ExportsService {
   }
 
   private async stream(query: ExportQuery): Promise<Readable> {
-    const client = new pg.Client({ connectionString: this.config.database.url, statement_timeout: 0, application_name: 'payg-export' });
+    // gives up on a database that does not answer as the pool does (3 s, then 503), and notices a vanished one (keep-alive)
+    const client = new pg.Client({ connectionString: this.config.database.url, statement_timeout: 0, application_name: 'payg-export', connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     await client.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
