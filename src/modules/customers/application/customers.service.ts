@@ -76,9 +76,16 @@ export class CustomersService implements OnModuleInit {
    * `startdate`, what was paid before beyond the deposit is one OPENING ledger row under its
    * `openingReference`, the credit policy sets the state as of today, and the device is told its
    * state (ContractsService.openMigrated). Identifier clashes are the same 409s. About ten round
-   * trips for any number of rows; the ids answered in the order of `rows`.
+   * trips for any number of rows; the ids answered in the order of `rows`. `beforeOpened` records
+   * what the caller knows of the new customers (an import's message preferences) before their
+   * contracts open, so that the welcome a notify=true import sends is in the customer's language.
    */
-  async registerImported(em: EntityManager, rows: ImportedCustomerInput[], actor: AuthUser, options: { notify: boolean }): Promise<number[]> {
+  async registerImported(
+    em: EntityManager,
+    rows: ImportedCustomerInput[],
+    actor: AuthUser,
+    options: { notify: boolean; beforeOpened?: (customerIds: number[]) => Promise<void> },
+  ): Promise<number[]> {
     if (rows.length === 0) return [];
     // the import has read every telephone into E.164 already (the same normaliseTelephone as telephonesOf)
     const inputs = rows;
@@ -92,6 +99,7 @@ export class CustomersService implements OnModuleInit {
         em,
         inputs.map((r, i) => ({ ...r, userId: userIds[i], accountId: accounts[i].accountid, createdBy: actor.id })),
       );
+      await options.beforeOpened?.(customerIds);
       await this.contracts.openMigrated(
         em,
         inputs.map((r, i) => {
@@ -112,7 +120,7 @@ export class CustomersService implements OnModuleInit {
             repossessed: r.repossessed,
           };
         }),
-        options,
+        { notify: options.notify },
       );
       return customerIds;
     } catch (error) {

@@ -136,9 +136,12 @@ export class ImportRunner implements OnModuleDestroy {
         em,
         chunk.customers.map((r) => ({ ...r, openingReference: `IMPORT-${record.id}-${r.externalid}` })),
         actor,
-        { notify: record.notify },
+        {
+          notify: record.notify,
+          // before the contracts open: a welcome (notify=true) is worded in the language the file gives
+          beforeOpened: (ids) => this.messages.importPreferences(em, chunk.customers.map((r, i) => ({ customerId: ids[i], language: r.language, optOut: r.smsoptout })), actor.id),
+        },
       );
-      await this.messages.importPreferences(em, chunk.customers.map((r, i) => ({ customerId: ids[i], language: r.language, optOut: r.smsoptout })), actor.id);
       await this.imports.insertRows(em, record.id, record.source, record.kind, chunk.customers.map((r, i) => ({ externalid: r.externalid, row: r.row, customerId: ids[i], paymentId: null })));
     }
     const results = [];
