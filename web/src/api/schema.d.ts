@@ -1983,7 +1983,7 @@ export interface components {
              */
             kind: "customers" | "payments";
             /**
-             * @description JSON object: a header of this file → a field name (part 4a). Headers not mapped are read by their own name; other columns are ignored.
+             * @description JSON object: a header of this file → a field name (part 4a); headers are found as field names are, spaces around them and letter case aside (one header named twice is a 400). Headers not mapped are read by their own name; other columns are ignored.
              * @example {"Client ID":"externalid","Phone":"telephone"}
              */
             mapping?: string;

@@ -1,4 +1,4 @@
-import { columnsOf, readCustomerRow, RowError, RowErrors, unescapeCell } from './import-file.js';
+import { columnsOf, parseMapping, readCustomerRow, RowError, RowErrors, unescapeCell } from './import-file.js';
 
 const errorsOf = (row: number, ...fields: string[]): RowError[] => fields.map((field) => ({ row, field, message: `${field} is wrong` }));
 
@@ -31,6 +31,16 @@ describe('columnsOf', () => {
 
   it('reads each field from its one column, mapped or named so in any letter case', () => {
     expect(columnsOf([' ExternalID', 'PAYG', 'Paid', 'Reference', 'date', 'region'], 'payments', { Paid: 'amount' })).toEqual(['externalid', 'payg', 'amount', 'reference', 'date', null]);
+  });
+
+  it('finds a mapped header as it finds a field name: spaces around it and letter case aside', () => {
+    // the keys copied from the file as written, a trailing space included; or typed in another letter case
+    const mapping = parseMapping(JSON.stringify({ 'Client Ref ': 'externalid', 'token account': 'payg', ' Paid': 'amount', Receipt: 'reference', 'Sent On': 'date' }), 'payments');
+    expect(columnsOf(['Client Ref ', 'Token Account', 'Paid', 'RECEIPT', 'sent on'], 'payments', mapping)).toEqual(['externalid', 'payg', 'amount', 'reference', 'date']);
+  });
+
+  it('refuses a mapping that names one header twice, spaces around it and letter case aside', () => {
+    expect(() => parseMapping(JSON.stringify({ Phone: 'telephone', 'phone ': 'guarantorcontact' }), 'customers')).toThrow('mapping names the header "phone " twice (as "Phone")');
   });
 
   it('refuses every field two or more columns hold, naming the columns as written', () => {

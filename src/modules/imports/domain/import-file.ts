@@ -124,9 +124,13 @@ export function unescapeCell(cell: string): string {
   return /^'[=+\-@\t\r']/.test(cell) ? cell.slice(1) : cell;
 }
 
+/** How a header is found, in the file and in a mapping: spaces around it and letter case aside. */
+const headerKey = (header: string) => header.trim().toLowerCase();
+
 /**
- * The header → field mapping of another platform's export: every key a header of the file, every
- * value a field of this kind. Unknown fields and a field named twice are 400s.
+ * The header → field mapping of another platform's export: every key a header of the file (found as
+ * a field name is: spaces around it and letter case aside), every value a field of this kind.
+ * Unknown fields, a field named twice and a header named twice are 400s.
  */
 export function parseMapping(text: string | undefined, kind: ImportKind): Record<string, string> | null {
   if (text === undefined || text.trim() === '') return null;
@@ -139,10 +143,14 @@ export function parseMapping(text: string | undefined, kind: ImportKind): Record
   if (mapping === null || typeof mapping !== 'object' || Array.isArray(mapping)) throw invalid('IMPORT_MAPPING_INVALID', 'mapping must be a JSON object: {"file header": "field"}');
   const fields = [...COLUMNS[kind].required, ...COLUMNS[kind].optional];
   const seen = new Set<string>();
+  const headers = new Map<string, string>();
   for (const [header, field] of Object.entries(mapping)) {
     if (typeof field !== 'string' || !fields.includes(field)) throw invalid('IMPORT_MAPPING_INVALID', `mapping of "${header}" must be one of ${fields.join(', ')}`);
     if (seen.has(field)) throw invalid('IMPORT_MAPPING_INVALID', `mapping names ${field} twice`);
+    const first = headers.get(headerKey(header));
+    if (first !== undefined) throw invalid('IMPORT_MAPPING_INVALID', `mapping names the header "${header}" twice (as "${first}")`);
     seen.add(field);
+    headers.set(headerKey(header), header);
   }
   return mapping as Record<string, string>;
 }
@@ -155,9 +163,10 @@ export function parseMapping(text: string | undefined, kind: ImportKind): Record
  */
 export function columnsOf(header: string[], kind: ImportKind, mapping: Record<string, string> | null): Array<string | null> {
   const fields = [...COLUMNS[kind].required, ...COLUMNS[kind].optional];
+  // a mapping's keys found as the file's headers are (a key copied with the header's trailing space, or in another letter case)
+  const mapped = new Map(Object.entries(mapping ?? {}).map(([h, field]) => [headerKey(h), field]));
   const columns = header.map((h) => {
-    const name = h.trim();
-    const field = mapping && name in mapping ? mapping[name] : name.toLowerCase();
+    const field = mapped.get(headerKey(h)) ?? headerKey(h);
     return fields.includes(field) ? field : null;
   });
   const missing = COLUMNS[kind].required.filter((f) => !columns.includes(f));

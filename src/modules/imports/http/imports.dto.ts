@@ -16,7 +16,7 @@ export class ImportRequest {
   @ApiProperty({ enum: IMPORT_MODES, description: '`validate` checks every row and writes nothing; `apply` writes all rows or none.' })
   mode: string;
 
-  @ApiPropertyOptional({ type: 'string', maxLength: 10000, example: '{"Client ID":"externalid","Phone":"telephone"}', description: 'JSON object: a header of this file → a field name (part 4a). Headers not mapped are read by their own name; other columns are ignored.' })
+  @ApiPropertyOptional({ type: 'string', maxLength: 10000, example: '{"Client ID":"externalid","Phone":"telephone"}', description: 'JSON object: a header of this file → a field name (part 4a); headers are found as field names are, spaces around them and letter case aside (one header named twice is a 400). Headers not mapped are read by their own name; other columns are ignored.' })
   mapping?: string;
 
   @ApiPropertyOptional({ type: 'string', enum: ['true', 'false'], default: 'false', description: 'Tell the customers (DESIGN part 12: imports send no messages otherwise). customers: each migrated customer gets the REGISTERED message (off by default: they are not new customers). payments: each payment gets its PAYMENT_RECEIVED receipt, and one that pays a deal off its PAID_OFF message (off by default: they were made on another platform, often weeks ago).' })
