@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject, ServerObject } from '@nestjs/swagger';
 import { getMetadataStorage } from 'class-validator';
+import { errorResponseObject, JSON_BODY_ERRORS } from './common/http/endpoint.decorator.js';
 import { ignoresUnknownFields } from './common/validation/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 
@@ -62,6 +63,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   documentValidationRules(document);
   closeRequestBodies(document);
   declareOpenOperations(document);
+  documentBodyParserErrors(document);
   forEachSchema(document, includeNullInNullableEnum);
   return document;
 }
@@ -189,6 +191,18 @@ function closeRequestBodies(document: OpenAPIObject): void {
 /** Operations without a security requirement of their own (sign-in, health) are open: the document says so with `security: []`. */
 function declareOpenOperations(document: OpenAPIObject): void {
   for (const { operation } of operations(document)) operation.security ??= [];
+}
+
+/**
+ * A route that reads a JSON body answers 413 (over 100 kB) and 415 (another content type) from the
+ * body parser, before its handler runs: the document says so on every such route.
+ */
+function documentBodyParserErrors(document: OpenAPIObject): void {
+  for (const { operation } of operations(document)) {
+    const body = operation.requestBody;
+    if (!body || isReference(body) || !body.content['application/json']) continue;
+    for (const code of JSON_BODY_ERRORS) operation.responses[String(code)] ??= errorResponseObject(code);
+  }
 }
 
 /** In OpenAPI 3.0 `nullable` does not widen `enum`: a nullable enum must list null itself. */

@@ -14,11 +14,27 @@ const ERROR_TEXT: Record<number, { description: string; example: string }> = {
   403: { description: 'The caller’s role may not use this route.', example: 'Forbidden.' },
   404: { description: 'A record named in the request does not exist.', example: 'Customer 42 not found.' },
   409: { description: 'The request conflicts with the current state.', example: 'Reference MP-1 is already used by another payment.' },
-  413: { description: 'Body over 100 kB.', example: 'Request body is larger than the 100 kB limit.' },
+  413: { description: 'Body too large: over 100 kB (an import file: over IMPORT_MAX_MB).', example: 'Request body is larger than the 100 kB limit.' },
+  415: { description: 'The body is not of the content type the route reads (application/json; multipart/form-data for an import).', example: 'Unsupported Content-Type: send application/json.' },
   429: { description: 'Rate limited.', example: 'Too many requests. Try again in a minute.' },
+  500: { description: 'An unexpected failure: no detail is given.', example: 'Internal server error.' },
   502: { description: 'An outside platform failed.', example: 'Mobile-money provider failed: HTTP 500.' },
-  503: { description: 'A dependency is unavailable or not configured.', example: 'Mobile-money provider is not configured.' },
+  503: {
+    description: 'The database is not answering (try again shortly), or an outside platform the route needs is not configured.',
+    example: 'Service temporarily unavailable: the database is not answering. Try again shortly.',
+  },
 };
+
+/** The statuses any route with a JSON body can answer before its handler runs: the body parser's. */
+export const JSON_BODY_ERRORS = [413, 415] as const;
+
+/** An error answer as the OpenAPI document writes it (for answers added after the decorators ran). */
+export function errorResponseObject(code: number) {
+  return {
+    description: ERROR_TEXT[code]?.description ?? 'Error.',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' }, example: { message: ERROR_TEXT[code]?.example ?? 'Error.' } } },
+  };
+}
 
 export interface EndpointOptions {
   summary: string;
@@ -29,8 +45,10 @@ export interface EndpointOptions {
   status?: HttpStatus.OK | HttpStatus.CREATED;
   response?: Type<unknown> | [Type<unknown>];
   responseDescription?: string;
-  /** Error statuses besides the 400/401/403 every protected route can answer. */
+  /** Error statuses besides the 400/401/403/500/503 every protected route can answer. */
   errors?: number[];
+  /** False for the few routes that answer without the database (they cannot answer 503 for it). */
+  database?: false;
   body?: Type<unknown>;
 }
 
@@ -51,7 +69,9 @@ export function Endpoint(options: EndpointOptions): HandlerOf<unknown>;
 export function Endpoint(options: EndpointOptions): HandlerOf<unknown> {
   const isPublic = options.roles === 'public';
   const status = options.status ?? HttpStatus.OK;
-  const errorStatuses = [...new Set([...(isPublic ? [] : [401, 403]), 400, ...(options.errors ?? [])])].sort();
+  // 500 on any route; 503 wherever the database is read (the token's user is, on every protected route)
+  const unavailable = options.database === false ? [] : [503];
+  const errorStatuses = [...new Set([...(isPublic ? [] : [401, 403]), 400, ...(options.errors ?? []), 500, ...unavailable])].sort();
   const access = isPublic ? 'Open: no token needed.' : `Roles: ${['ADMIN', ...(options.roles as Role[])].join(', ')}.`;
   const response = options.response;
   return applyDecorators(

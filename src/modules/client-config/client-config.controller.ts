@@ -18,7 +18,7 @@ export class ClientConfigController {
   constructor(private readonly config: AppConfig) {}
 
   @Get()
-  @Endpoint({ summary: 'Settings the web client shows amounts and dates with', roles: 'public', response: ClientConfigResponse })
+  @Endpoint({ summary: 'Settings the web client shows amounts and dates with', roles: 'public', response: ClientConfigResponse, database: false })
   get(): ClientConfigResponse {
     return { currency: this.config.currency, timezone: this.config.businessTimeZone, env: this.config.env };
   }
