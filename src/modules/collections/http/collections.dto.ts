@@ -61,10 +61,10 @@ export class CallResponse implements CallView {
       'The least the customer must pay for the device to be UNLOCKED again (as of the last generation): the cost of the days from the start date to today inclusive, less bonus days, at monthly per 30 days rounded up to the cent, less the repayments made beyond the deposit; never more than the balance (paying the balance pays the deal off). Paying exactly this unlocks the device and resolves the call.',
   })
   amountinarrears: number;
-  @ApiProperty({ example: 6, description: 'Days since the paid-up date (as of the last generation).' })
+  @ApiProperty({ type: 'integer', example: 6, description: 'Days since the paid-up date (as of the last generation).' })
   daysoverdue: number;
   @ApiProperty({ example: '2026-03-04' }) nextpaymentdate: string;
-  @ApiProperty({ example: 7, nullable: true, type: Number }) assignedto: number | null;
+  @ApiProperty({ type: 'integer', example: 7, nullable: true }) assignedto: number | null;
   @ApiProperty({ example: 'Spoke to the customer; will pay on Friday.', nullable: true, type: String })
   notes: string | null;
   @ApiProperty({ example: '2026-03-13', nullable: true, type: String }) promisedate: string | null;
@@ -84,6 +84,7 @@ export class CallResponse implements CallView {
 export class GenerateCallsResponse {
   @ApiProperty({ type: 'integer', example: 3, description: 'Calls opened by this run.' }) opened: number;
   @ApiProperty({
+    type: 'integer',
     example: 5,
     description: 'Open calls whose arrears or days overdue were brought up to today.',
   })

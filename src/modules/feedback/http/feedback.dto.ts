@@ -23,7 +23,7 @@ export class FeedbackResponse implements FeedbackView {
   @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ enum: FEEDBACK_CATEGORIES, example: 'DEVICE' }) category: FeedbackCategory;
   @ApiProperty({ example: 'The phone does not unlock after paying by mobile money.' }) message: string;
-  @ApiProperty({ example: 3, nullable: true, type: Number }) createdby: number | null;
+  @ApiProperty({ type: 'integer', example: 3, nullable: true }) createdby: number | null;
   @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
 }
 

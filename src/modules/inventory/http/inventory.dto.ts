@@ -67,7 +67,7 @@ export class MovementResponse implements MovementView {
   @ApiProperty({ type: 'integer', example: -2 }) delta: number;
   @ApiProperty({ type: 'integer', example: 48 }) quantityafter: number;
   @ApiProperty({ example: 'Two units delivered to the Mbale agent' }) reason: string;
-  @ApiProperty({ example: 3, nullable: true, type: Number }) createdby: number | null;
+  @ApiProperty({ type: 'integer', example: 3, nullable: true }) createdby: number | null;
   @ApiProperty({ example: '2026-03-02T11:00:00.000Z' }) createdat: string;
 }
 

@@ -55,6 +55,7 @@ export class PortfolioResponse implements PortfolioReport {
   @ApiProperty({ example: '2026-03-01', description: 'The business day the figures are for.' }) asof: string;
   @ApiProperty({ example: 'UGX' }) currency: string;
   @ApiProperty({
+    type: 'integer',
     example: 980,
     description: 'Active deals: those still being paid for (LOCKED or UNLOCKED).',
   })
@@ -82,7 +83,7 @@ export class PortfolioResponse implements PortfolioReport {
       'PAR30 (portfolio at risk, 30 days), as the industry defines it: par30balance ÷ outstandingbalance — both over active deals only — 4 decimals (0 when nothing is outstanding). Repossessed and written-off balances are not in it; they have their own lines.',
   })
   par30: number;
-  @ApiProperty({ example: 3, description: 'Deals repossessed (the same as dealsbystatus.REPOSSESSED).' })
+  @ApiProperty({ type: 'integer', example: 3, description: 'Deals repossessed (the same as dealsbystatus.REPOSSESSED).' })
   repossesseddeals: number;
   @ApiProperty({
     example: 1620000,
