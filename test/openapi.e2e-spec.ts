@@ -158,6 +158,22 @@ describe('the OpenAPI document tells the truth', () => {
     expect(found).toEqual(expect.arrayContaining(['SignInResponse.id', 'RegisterCustomerResponse.customerid', 'StatusSummaryResponse.PENDING', 'CallStatsResponse.RESOLVED', 'DealResponse.months', 'CallResponse.assignedto', 'FeedbackResponse.createdby', 'PortfolioResponse.activedeals']));
   });
 
+  it('declares the format of every date and time an answer carries (DESIGN 4a: dates YYYY-MM-DD, times ISO 8601)', () => {
+    const found: string[] = [];
+    const wrong: string[] = [];
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      if (!/Response$/.test(name)) continue;
+      for (const [field, property] of Object.entries(schema.properties ?? {})) {
+        const format = /date$|^asof$|^today$/.test(field) ? 'date' : /at$|until$/.test(field) ? 'date-time' : undefined;
+        if (!format || property.type !== 'string') continue;
+        found.push(`${name}.${field}`);
+        if (property.format !== format) wrong.push(`${name}.${field}: ${property.format ?? 'no format'}, not ${format}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(found).toEqual(expect.arrayContaining(['CustomerDealResponse.nextpaymentdate', 'PaymentResponse.createdat', 'CommandResponse.unlockuntil', 'AuditEntryResponse.at', 'PortfolioResponse.asof']));
+  });
+
   it('bounds every request string, and says where an empty one is refused', () => {
     for (const { name, schema } of requestSchemas(doc)) {
       for (const [field, property] of Object.entries(schema.properties ?? {})) {

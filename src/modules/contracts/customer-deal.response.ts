@@ -15,6 +15,6 @@ export class CustomerDealResponse implements CustomerDealView {
   @ApiProperty({ example: 540000, description: 'totalamount − amountpaid, never below 0.' }) balance: number;
   @ApiProperty({ example: 0, description: 'Paid beyond the total.' }) overpaid: number;
   @ApiProperty({ type: 'integer', example: 0 }) bonusdays: number;
-  @ApiProperty({ example: '2026-01-15' }) startdate: string;
-  @ApiProperty({ example: '2026-01-15', description: 'startdate + days bought (30 per monthly instalment) + bonus days.' }) nextpaymentdate: string;
+  @ApiProperty({ format: 'date', example: '2026-01-15' }) startdate: string;
+  @ApiProperty({ format: 'date', example: '2026-01-15', description: 'startdate + days bought (30 per monthly instalment) + bonus days.' }) nextpaymentdate: string;
 }

@@ -1330,7 +1330,10 @@ export interface components {
             reason: string;
         };
         AdjustStockResponse: {
-            /** @example 2026-03-01T09:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-01T09:30:00.000Z
+             */
             createdat: string;
             /** @example 1 */
             itemid: number;
@@ -1386,7 +1389,10 @@ export interface components {
             total: number;
         };
         AuditEntryResponse: {
-            /** @example 2026-03-10T08:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T08:00:00.000Z
+             */
             at: string;
             /** @example 1031 */
             auditid: number;
@@ -1475,11 +1481,17 @@ export interface components {
             amountinarrears: number;
             /** @example 7 */
             assignedto: number | null;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             calledat: string | null;
             /** @example 12 */
             callid: number;
-            /** @example 2026-03-10T06:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T06:00:00.000Z
+             */
             createdat: string;
             /** @example 42 */
             customerdealid: number;
@@ -1492,13 +1504,19 @@ export interface components {
             daysoverdue: number;
             /** @example Nakato Sarah */
             fullname: string;
-            /** @example 2026-03-04 */
+            /**
+             * Format: date
+             * @example 2026-03-04
+             */
             nextpaymentdate: string;
             /** @example Spoke to the customer; will pay on Friday. */
             notes: string | null;
             /** @example PAYG-000123 */
             payg: string | null;
-            /** @example 2026-03-13 */
+            /**
+             * Format: date
+             * @example 2026-03-13
+             */
             promisedate: string | null;
             /**
              * @description Who or what resolved the call: COLLECTOR (the collector marked it RESOLVED), PAYMENT or BONUS_DAYS (the deal came up to date), REPOSSESSED (the device was taken back).
@@ -1506,7 +1524,10 @@ export interface components {
              * @enum {string|null}
              */
             resolution: "COLLECTOR" | "PAYMENT" | "BONUS_DAYS" | "REPOSSESSED" | null;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             resolvedat: string | null;
             /**
              * @example PENDING
@@ -1565,14 +1586,20 @@ export interface components {
              * @example 1350000
              */
             due: number;
-            /** @example 2026-02-28 */
+            /**
+             * Format: date
+             * @example 2026-02-28
+             */
             enddate: string;
             /**
              * @description Collection rate: collected ÷ due, 4 decimals; above 1 when customers pay ahead or catch up; null when nothing was due.
              * @example 0.85
              */
             rate: number | null;
-            /** @example 2026-02-01 */
+            /**
+             * Format: date
+             * @example 2026-02-01
+             */
             startdate: string;
         };
         CommandPageResponse: {
@@ -1594,20 +1621,30 @@ export interface components {
             attempts: number;
             /** @example 3f7a0d6e-1b7c-4d3e-9a51-0f1e2d3c4b5a */
             commandid: string;
-            /** @example 2026-03-10T08:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T08:00:00.000Z
+             */
             createdat: string;
             /** @example 42 */
             customerid: number;
-            /** @example 2026-03-10T08:00:01.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T08:00:01.000Z
+             */
             deliveredat: string | null;
             /** @example null */
             lasterror: string | null;
             /**
+             * Format: date-time
              * @description When a pending command is tried next.
              * @example null
              */
             nextattemptat: string | null;
-            /** @example 2026-04-09 */
+            /**
+             * Format: date
+             * @example 2026-04-09
+             */
             nextpaymentdate: string | null;
             /** @example payment CASH-1 */
             reason: string;
@@ -1616,7 +1653,10 @@ export interface components {
              * @enum {string}
              */
             status: "PENDING" | "DELIVERED";
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             unlockuntil: string | null;
         };
         CreatedDealResponse: {
@@ -1662,7 +1702,10 @@ export interface components {
             totalamount: number;
         };
         CreatedItemResponse: {
-            /** @example 2026-03-01T09:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-01T09:30:00.000Z
+             */
             createdat: string;
             /** @example 1 */
             itemid: number;
@@ -1733,6 +1776,7 @@ export interface components {
             /** @example 45000 */
             monthly: number;
             /**
+             * Format: date
              * @description startdate + days bought (30 per monthly instalment) + bonus days.
              * @example 2026-01-15
              */
@@ -1742,7 +1786,10 @@ export interface components {
              * @example 0
              */
             overpaid: number;
-            /** @example 2026-01-15 */
+            /**
+             * Format: date
+             * @example 2026-01-15
+             */
             startdate: string;
             /**
              * @example LOCKED
@@ -1773,7 +1820,10 @@ export interface components {
             accountid: number;
             /** @example AC000000420 */
             accountnumber: string;
-            /** @example 2026-01-15T09:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-01-15T09:00:00.000Z
+             */
             createdat: string;
             /** @example 42 */
             customerid: number;
@@ -1908,7 +1958,10 @@ export interface components {
              * @enum {string}
              */
             category: "PAYMENT" | "DEVICE" | "SERVICE" | "COMPLAINT" | "OTHER";
-            /** @example 2026-03-10T09:12:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T09:12:00.000Z
+             */
             createdat: string;
             /** @example 3 */
             createdby: number | null;
@@ -1935,6 +1988,7 @@ export interface components {
              */
             refreshed: number;
             /**
+             * Format: date
              * @description The business day the run used.
              * @example 2026-03-10
              */
@@ -2010,7 +2064,10 @@ export interface components {
              * @example 0
              */
             applied: number;
-            /** @example 2026-03-10T09:12:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T09:12:00.000Z
+             */
             createdat: string;
             /**
              * @description Every bad cell found, however many.
@@ -2026,7 +2083,10 @@ export interface components {
             errorstruncated: boolean;
             /** @example book.csv */
             filename: string;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             finishedat: string | null;
             /** @example 7 */
             importid: number;
@@ -2083,7 +2143,10 @@ export interface components {
             row: number;
         };
         ItemDetailsResponse: {
-            /** @example 2026-03-01T09:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-01T09:30:00.000Z
+             */
             createdat: string;
             /** @description The latest 50 stock movements, newest first. */
             history: components["schemas"]["MovementResponse"][];
@@ -2115,7 +2178,10 @@ export interface components {
             total: number;
         };
         ItemResponse: {
-            /** @example 2026-03-01T09:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-01T09:30:00.000Z
+             */
             createdat: string;
             /** @example 1 */
             itemid: number;
@@ -2219,7 +2285,10 @@ export interface components {
             message: string;
         };
         MovementResponse: {
-            /** @example 2026-03-02T11:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T11:00:00.000Z
+             */
             createdat: string;
             /** @example 3 */
             createdby: number | null;
@@ -2240,7 +2309,10 @@ export interface components {
         PaymentResponse: {
             /** @example 45000 */
             amount: number;
-            /** @example 2026-01-20T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-01-20T10:00:00.000Z
+             */
             createdat: string;
             /** @example 42 */
             customerid: number;
@@ -2282,6 +2354,7 @@ export interface components {
              */
             amountinarrears: number;
             /**
+             * Format: date
              * @description The business day the figures are for.
              * @example 2026-03-01
              */
@@ -2445,7 +2518,10 @@ export interface components {
             message: string;
             /** @example Three months without payment; customer unreachable. */
             reason: string;
-            /** @example 2026-06-01T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-06-01T10:00:00.000Z
+             */
             repossessedat: string;
             /** @example REPOSSESSED */
             status: string;
@@ -2520,11 +2596,17 @@ export interface components {
             attempts: number;
             /** @example UGX 30.0000 */
             cost: string | null;
-            /** @example 2026-03-10T09:12:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T09:12:00.000Z
+             */
             createdat: string;
             /** @example 42 */
             customerid: number;
-            /** @example 2026-03-10T09:12:05.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T09:12:05.000Z
+             */
             deliveredat: string | null;
             /**
              * @example GSM-7
@@ -2560,7 +2642,10 @@ export interface components {
              * @example 1
              */
             segments: number;
-            /** @example 2026-03-10T09:12:01.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-10T09:12:01.000Z
+             */
             sentat: string | null;
             /**
              * @example DELIVERED
@@ -2611,7 +2696,10 @@ export interface components {
             command: components["schemas"]["CommandResponse"];
             /** @example Device unlocked until 2026-03-11T08:00:00.000Z. */
             message: string;
-            /** @example 2026-03-11T08:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-11T08:00:00.000Z
+             */
             unlockuntil: string;
         };
         UnmatchedPageResponse: {
@@ -2631,7 +2719,10 @@ export interface components {
              * @example null
              */
             reason: string | null;
-            /** @example 2026-01-20T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-01-20T10:00:00.000Z
+             */
             receivedat: string;
             /**
              * @example CALLBACK
@@ -2682,7 +2773,10 @@ export interface components {
         UserDetailResponse: {
             /** @example true */
             active: boolean;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             createdat: string;
             /** @example 2 */
             id: number;

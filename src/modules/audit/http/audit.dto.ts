@@ -32,6 +32,6 @@ export class AuditEntryResponse implements AuditEntryView {
   @ApiProperty({ example: '77', nullable: true, type: String, description: 'The record the request changed: the id in its answer, else in its body.' }) recordid: string | null;
   @ApiProperty({ type: 'integer', example: 201, description: 'The HTTP status the request was answered with.' }) status: number;
   @ApiProperty({ example: 'req-1a2b', nullable: true, type: String }) requestid: string | null;
-  @ApiProperty({ example: '2026-03-10T08:00:00.000Z' }) at: string;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T08:00:00.000Z' }) at: string;
 }
 

@@ -63,11 +63,11 @@ export class CallResponse implements CallView {
   amountinarrears: number;
   @ApiProperty({ type: 'integer', example: 6, description: 'Days since the paid-up date (as of the last generation).' })
   daysoverdue: number;
-  @ApiProperty({ example: '2026-03-04' }) nextpaymentdate: string;
+  @ApiProperty({ format: 'date', example: '2026-03-04' }) nextpaymentdate: string;
   @ApiProperty({ type: 'integer', example: 7, nullable: true }) assignedto: number | null;
   @ApiProperty({ example: 'Spoke to the customer; will pay on Friday.', nullable: true, type: String })
   notes: string | null;
-  @ApiProperty({ example: '2026-03-13', nullable: true, type: String }) promisedate: string | null;
+  @ApiProperty({ format: 'date', example: '2026-03-13', nullable: true, type: String }) promisedate: string | null;
   @ApiProperty({
     enum: RESOLUTIONS,
     nullable: true,
@@ -76,9 +76,9 @@ export class CallResponse implements CallView {
       'Who or what resolved the call: COLLECTOR (the collector marked it RESOLVED), PAYMENT or BONUS_DAYS (the deal came up to date), REPOSSESSED (the device was taken back).',
   })
   resolution: Resolution | null;
-  @ApiProperty({ example: '2026-03-10T06:00:00.000Z' }) createdat: string;
-  @ApiProperty({ example: null, nullable: true, type: String }) calledat: string | null;
-  @ApiProperty({ example: null, nullable: true, type: String }) resolvedat: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T06:00:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: null, nullable: true, type: String }) calledat: string | null;
+  @ApiProperty({ format: 'date-time', example: null, nullable: true, type: String }) resolvedat: string | null;
 }
 
 export class GenerateCallsResponse {
@@ -89,7 +89,7 @@ export class GenerateCallsResponse {
     description: 'Open calls whose arrears or days overdue were brought up to today.',
   })
   refreshed: number;
-  @ApiProperty({ example: '2026-03-10', description: 'The business day the run used.' }) today: string;
+  @ApiProperty({ format: 'date', example: '2026-03-10', description: 'The business day the run used.' }) today: string;
 }
 
 export class CallStatsResponse {

@@ -19,7 +19,7 @@ export class RepossessResponse {
   @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ example: 'REPOSSESSED' }) status: string;
   @ApiProperty({ example: 'Three months without payment; customer unreachable.' }) reason: string;
-  @ApiProperty({ example: '2026-06-01T10:00:00.000Z' }) repossessedat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-06-01T10:00:00.000Z' }) repossessedat: string;
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 

@@ -81,7 +81,7 @@ export class CustomerResponse implements CustomerView {
   @ApiProperty({ enum: CUSTOMER_STATUSES, example: 'PENDING' }) status: string;
   @ApiProperty({ type: 'integer', example: 42 }) accountid: number;
   @ApiProperty({ example: 'AC000000420' }) accountnumber: string;
-  @ApiProperty({ example: '2026-01-15T09:00:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' }) createdat: string;
   @ApiProperty({ type: CustomerDealResponse }) deal: CustomerDealResponse;
 }
 

@@ -39,14 +39,14 @@ export class CommandResponse implements CommandView {
   @ApiProperty({ type: 'integer', example: 42 }) customerid: number;
   @ApiProperty({ enum: DEVICE_ACTIONS, example: 'UNLOCK' }) action: string;
   @ApiProperty({ enum: COMMAND_STATUSES, example: 'DELIVERED' }) status: string;
-  @ApiProperty({ example: '2026-04-09', nullable: true, type: String }) nextpaymentdate: string | null;
-  @ApiProperty({ example: null, nullable: true, type: String }) unlockuntil: string | null;
+  @ApiProperty({ format: 'date', example: '2026-04-09', nullable: true, type: String }) nextpaymentdate: string | null;
+  @ApiProperty({ format: 'date-time', example: null, nullable: true, type: String }) unlockuntil: string | null;
   @ApiProperty({ example: 'payment CASH-1' }) reason: string;
   @ApiProperty({ type: 'integer', example: 1 }) attempts: number;
   @ApiProperty({ example: null, nullable: true, type: String }) lasterror: string | null;
-  @ApiProperty({ example: null, nullable: true, type: String, description: 'When a pending command is tried next.' }) nextattemptat: string | null;
-  @ApiProperty({ example: '2026-03-10T08:00:00.000Z' }) createdat: string;
-  @ApiProperty({ example: '2026-03-10T08:00:01.000Z', nullable: true, type: String }) deliveredat: string | null;
+  @ApiProperty({ format: 'date-time', example: null, nullable: true, type: String, description: 'When a pending command is tried next.' }) nextattemptat: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T08:00:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T08:00:01.000Z', nullable: true, type: String }) deliveredat: string | null;
 }
 
 export class LockUpdateResponse {
@@ -59,7 +59,7 @@ export class LockUpdateResponse {
 
 export class UnlockTempResponse {
   @ApiProperty({ example: 'Device unlocked until 2026-03-11T08:00:00.000Z.' }) message: string;
-  @ApiProperty({ example: '2026-03-11T08:00:00.000Z' }) unlockuntil: string;
+  @ApiProperty({ format: 'date-time', example: '2026-03-11T08:00:00.000Z' }) unlockuntil: string;
   @ApiProperty({ type: CommandResponse }) command: CommandResponse;
 }
 

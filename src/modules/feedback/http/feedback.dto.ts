@@ -24,6 +24,6 @@ export class FeedbackResponse implements FeedbackView {
   @ApiProperty({ enum: FEEDBACK_CATEGORIES, example: 'DEVICE' }) category: FeedbackCategory;
   @ApiProperty({ example: 'The phone does not unlock after paying by mobile money.' }) message: string;
   @ApiProperty({ type: 'integer', example: 3, nullable: true }) createdby: number | null;
-  @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T09:12:00.000Z' }) createdat: string;
 }
 

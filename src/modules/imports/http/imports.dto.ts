@@ -52,8 +52,8 @@ export class ImportResponse implements ImportView {
   @ApiProperty({ example: false, description: `true when errorcount is over ${LISTED}: \`errors\` then lists only the first ${LISTED}, by row.` }) errorstruncated: boolean;
   @ApiProperty({ type: [ImportRowError], description: `The bad cells by row, at most the first ${LISTED} (see errorstruncated); empty in listings.` }) errors: ImportRowError[];
   @ApiProperty({ type: String, nullable: true, example: null }) message: string | null;
-  @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
-  @ApiProperty({ type: String, nullable: true, example: null }) finishedat: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T09:12:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true, example: null }) finishedat: string | null;
 }
 
 export class ImportListQuery extends PageQuery {}

@@ -54,7 +54,7 @@ export class ItemResponse implements ItemView {
   @ApiProperty({ type: 'integer', example: 50 }) quantity: number;
   @ApiProperty({ example: 410000 }) unitcost: number;
   @ApiProperty({ example: 'Transsion Uganda Ltd' }) supplier: string;
-  @ApiProperty({ example: '2026-03-01T09:30:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-03-01T09:30:00.000Z' }) createdat: string;
 }
 
 export class CreatedItemResponse extends ItemResponse {
@@ -68,7 +68,7 @@ export class MovementResponse implements MovementView {
   @ApiProperty({ type: 'integer', example: 48 }) quantityafter: number;
   @ApiProperty({ example: 'Two units delivered to the Mbale agent' }) reason: string;
   @ApiProperty({ type: 'integer', example: 3, nullable: true }) createdby: number | null;
-  @ApiProperty({ example: '2026-03-02T11:00:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-03-02T11:00:00.000Z' }) createdat: string;
 }
 
 export class ItemDetailsResponse extends ItemResponse {

@@ -58,9 +58,9 @@ export class SmsMessageResponse implements MessageView {
   @ApiProperty({ example: null, nullable: true, type: String, description: 'FAILED or CANCELLED: why (the gateway’s reason when it gave one).' }) failurereason: string | null;
   @ApiProperty({ example: 'ATXid_0f1e2d3c', nullable: true, type: String }) gatewaymessageid: string | null;
   @ApiProperty({ example: 'UGX 30.0000', nullable: true, type: String }) cost: string | null;
-  @ApiProperty({ example: '2026-03-10T09:12:00.000Z' }) createdat: string;
-  @ApiProperty({ example: '2026-03-10T09:12:01.000Z', nullable: true, type: String }) sentat: string | null;
-  @ApiProperty({ example: '2026-03-10T09:12:05.000Z', nullable: true, type: String }) deliveredat: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T09:12:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T09:12:01.000Z', nullable: true, type: String }) sentat: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-03-10T09:12:05.000Z', nullable: true, type: String }) deliveredat: string | null;
 }
 
 /** Africa's Talking's delivery report (form fields or JSON); the fields this service does not use are ignored. */

@@ -33,7 +33,7 @@ export class PaymentResponse implements PaymentView {
   @ApiProperty({ example: 'CASH-2026-000123' }) reference: string;
   @ApiProperty({ example: 'Cash at Kampala branch' }) narration: string;
   @ApiProperty({ enum: ['DEPOSIT', 'MANUAL', 'MOBILE_MONEY'], example: 'MANUAL' }) type: PaymentType;
-  @ApiProperty({ example: '2026-01-20T10:00:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-01-20T10:00:00.000Z' }) createdat: string;
 }
 
 export class LoadPaymentResponse {
@@ -120,6 +120,6 @@ export class UnmatchedResponse implements UnmatchedView {
   @ApiProperty({ enum: ['UNMATCHED', 'HELD'], example: 'UNMATCHED', description: 'UNMATCHED: no customer has the tag (matched again on every look-up and at registration). HELD: crediting failed; an operator must assign it.' })
   status: NotificationStatus;
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Why a HELD payment could not be credited; null when UNMATCHED.' }) reason: string | null;
-  @ApiProperty({ example: '2026-01-20T10:00:00.000Z' }) receivedat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-01-20T10:00:00.000Z' }) receivedat: string;
 }
 

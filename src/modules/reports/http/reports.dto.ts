@@ -19,8 +19,8 @@ export class PortfolioQuery {
 }
 
 export class CollectionRateResponse implements CollectionRate {
-  @ApiProperty({ example: '2026-02-01' }) startdate: string;
-  @ApiProperty({ example: '2026-02-28' }) enddate: string;
+  @ApiProperty({ format: 'date', example: '2026-02-01' }) startdate: string;
+  @ApiProperty({ format: 'date', example: '2026-02-28' }) enddate: string;
   @ApiProperty({
     example: 1350000,
     description:
@@ -52,7 +52,7 @@ export class DealsByStatusResponse implements DealsByStatus {
 }
 
 export class PortfolioResponse implements PortfolioReport {
-  @ApiProperty({ example: '2026-03-01', description: 'The business day the figures are for.' }) asof: string;
+  @ApiProperty({ format: 'date', example: '2026-03-01', description: 'The business day the figures are for.' }) asof: string;
   @ApiProperty({ example: 'UGX' }) currency: string;
   @ApiProperty({
     type: 'integer',

@@ -78,7 +78,7 @@ export class UserResponse implements Pick<UserView, 'id' | 'username' | 'role'> 
 
 export class UserDetailResponse extends UserResponse implements UserView {
   @ApiProperty({ example: true }) active: boolean;
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) createdat: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' }) createdat: string;
 }
 
 export class MessageResponse {
