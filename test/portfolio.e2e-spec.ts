@@ -106,6 +106,10 @@ describe('Portfolio report', () => {
     expect(r.collection).toMatchObject({ startdate: addDays(T, -30), enddate: T });
     const fromStart = await report(`?startdate=${addDays(T, -90)}`);
     expect(fromStart.collection).toMatchObject({ startdate: addDays(T, -90), enddate: addDays(T, -60) });
+    // and the document says so: an integrator reading "enddate default: today" would expect T here
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    const enddate = doc.paths['/finance/reports/portfolio'].get.parameters.find((p: { name: string }) => p.name === 'enddate');
+    expect(enddate.description).toContain('when only startdate is given, 30 days after it');
   });
 
   it('refuses bad ranges with 400', async () => {

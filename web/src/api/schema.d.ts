@@ -9104,7 +9104,7 @@ export interface operations {
     ReportsController_portfolio: {
         parameters: {
             query?: {
-                /** @description Last day of the range (default: today). At most 31 days in all. */
+                /** @description Last day of the range (default: today, or, when only startdate is given, 30 days after it if that is earlier). At most 31 days in all. */
                 enddate?: string;
                 /** @description First day of the collection-rate range (default: 30 days before enddate). */
                 startdate?: string;

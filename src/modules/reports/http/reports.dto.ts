@@ -13,7 +13,7 @@ export class PortfolioQuery {
   @DateField({
     optional: true,
     example: '2026-02-28',
-    description: 'Last day of the range (default: today). At most 31 days in all.',
+    description: 'Last day of the range (default: today, or, when only startdate is given, 30 days after it if that is earlier). At most 31 days in all.',
   })
   enddate?: string;
 }
