@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Role } from '../src/common/auth/role.js';
+import { DeliveryWorker } from '../src/modules/device-commands/application/delivery.worker.js';
+import { SmsDeliveryWorker } from '../src/modules/messages/application/sms-delivery.worker.js';
+import { LockSimulator, startLockSimulator } from '../tools/simulators/lock-simulator.js';
 import { ProviderSimulator, startProviderSimulator } from '../tools/simulators/provider-simulator.js';
+import { SmsSimulator, startSmsSimulator } from '../tools/simulators/sms-simulator.js';
 import { createDeal, dealBody, registerCustomer, registrationBody } from './support/fixtures.js';
 import { responseChecker, ResponseCheck } from './support/response-schemas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -16,19 +20,38 @@ const unique = () => randomBytes(4).toString('hex');
 describe('every answer matches the OpenAPI document the service serves', () => {
   let t: TestApp;
   let sim: ProviderSimulator;
+  let lock: LockSimulator;
+  let sms: SmsSimulator;
   let check: ResponseCheck;
   let admin: string;
   const problems: string[] = [];
 
   beforeAll(async () => {
     sim = await startProviderSimulator({ apiKey: 'schema-provider-key' });
-    t = await startTestApp({ env: { MOBILE_MONEY_API_URL: sim.url, MOBILE_MONEY_API_KEY: 'schema-provider-key', SMS_CALLBACK_KEY: 'schema-sms-callback-key' } });
+    lock = await startLockSimulator({ apiKey: 'schema-lock-key' });
+    sms = await startSmsSimulator({ apiKey: 'schema-sms-key', username: 'sandbox' });
+    t = await startTestApp({
+      env: {
+        MOBILE_MONEY_API_URL: sim.url,
+        MOBILE_MONEY_API_KEY: 'schema-provider-key',
+        DEVICE_LOCK_API_URL: lock.url,
+        DEVICE_LOCK_API_KEY: 'schema-lock-key',
+        SMS_API_URL: sms.url,
+        SMS_USERNAME: 'sandbox',
+        SMS_API_KEY: 'schema-sms-key',
+        SMS_SENDER_ID: 'PAYGCO',
+        SMS_CALLBACK_KEY: 'schema-sms-callback-key',
+      },
+    });
+    sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=schema-sms-callback-key`);
     check = await responseChecker(t);
     admin = await t.token(Role.ADMIN);
   });
   afterAll(async () => {
     await t?.close();
     await sim?.close();
+    await lock?.close();
+    await sms?.close();
   });
 
   async function call(method: 'GET' | 'POST', url: string, body?: object, token: string | null = admin) {
@@ -164,6 +187,20 @@ describe('every answer matches the OpenAPI document the service serves', () => {
     await call('POST', '/finance/inventory/adjust', { itemid: item.body.itemid, delta: -100, reason: 'Too many' }, operator);
     await call('GET', '/finance/inventory?page=1&limit=5&search=Phone', undefined, operator);
 
+    // the outboxes delivered: one command refused by the platform first (lasterror, nextattemptat), messages sent and reported
+    lock.failNext(1);
+    await t.app.get(DeliveryWorker).runOnce();
+    const retried = await call('GET', `/finance/device/commands?customerid=${customerid}`, undefined, operator);
+    expect(retried.body.items).toContainEqual(expect.objectContaining({ status: 'PENDING', lasterror: expect.any(String), nextattemptat: expect.any(String) }));
+    lock.failNext(0);
+    await t.db.query('UPDATE device_commands SET next_attempt_at = now()');
+    await t.app.get(DeliveryWorker).runOnce();
+    await t.app.get(SmsDeliveryWorker).drain();
+    await sms.reportsSettled();
+    expect((await call('GET', '/finance/device/commands?status=DELIVERED', undefined, operator)).body.total).toBeGreaterThan(0);
+    const sent = await call('GET', `/finance/messages?customerid=${customerid}`, undefined, operator);
+    expect(sent.body.items).toContainEqual(expect.objectContaining({ status: 'DELIVERED', sentat: expect.any(String), deliveredat: expect.any(String) }));
+
     // collections: a deal overdue a few days later
     t.clock.advance(40 * 24 * 3600 * 1000);
     await call('POST', '/finance/collections/generate', {}, collector.token);
@@ -207,6 +244,14 @@ describe('every answer matches the OpenAPI document the service serves', () => {
       .field('mode', 'validate')
       .attach('file', Buffer.from(`externalid,payg,amount,reference,date\r\nE1,${other.payg},1000,IMP-${unique()},2026-01-10\r\n`), 'schema.csv');
     problems.push(...check.problems('POST', '/finance/imports', imported.status, imported.body));
+    const applied = await t.http
+      .post('/finance/imports')
+      .set('x-access-token', admin)
+      .field('kind', 'payments')
+      .field('mode', 'apply')
+      .attach('file', Buffer.from(`externalid,payg,amount,reference,date\r\nE2,${other.payg},1000,IMP-${unique()},2026-01-10\r\nE3,NOBODY,x,IMP-${unique()},2026-01-10\r\n`), 'apply.csv');
+    problems.push(...check.problems('POST', '/finance/imports', applied.status, applied.body));
+    for (let i = 0; i < 50 && ['VALIDATING', 'APPLYING'].includes((await call('GET', `/finance/imports/${applied.body.importid}`)).body.status); i++) await new Promise((r) => setTimeout(r, 100));
     await call('GET', '/finance/imports?page=1&limit=5');
     await call('GET', `/finance/imports/${imported.body.importid}`);
     await call('GET', '/finance/imports/2000000000');
