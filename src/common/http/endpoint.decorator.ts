@@ -45,6 +45,8 @@ export interface EndpointOptions {
   status?: HttpStatus.OK | HttpStatus.CREATED;
   response?: Type<unknown> | [Type<unknown>];
   responseDescription?: string;
+  /** A success answer that is a file of this media type instead of JSON (an export's CSV). */
+  produces?: 'text/csv';
   /** Error statuses besides the 400/401/403/500/503 every protected route can answer. */
   errors?: number[];
   /** False for the few routes that answer without the database (they cannot answer 503 for it). */
@@ -82,8 +84,9 @@ export function Endpoint(options: EndpointOptions): HandlerOf<unknown> {
     ...(options.body ? [ApiBody({ type: options.body })] : []),
     ApiResponse({
       status,
-      description: options.responseDescription ?? (status === HttpStatus.CREATED ? 'Created.' : 'Success.'),
+      description: options.responseDescription ?? (options.produces ? `The file (${options.produces}), sent as an attachment.` : status === HttpStatus.CREATED ? 'Created.' : 'Success.'),
       ...(response ? { type: Array.isArray(response) ? response[0] : response, isArray: Array.isArray(response) } : {}),
+      ...(options.produces ? { content: { [options.produces]: { schema: { type: 'string' } } } } : {}),
     }),
     ...errorStatuses.map((code) =>
       ApiResponse({

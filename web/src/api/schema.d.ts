@@ -6905,12 +6905,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The file (text/csv), sent as an attachment. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description Invalid request: the message names every bad field. */
             400: {
@@ -6923,7 +6925,7 @@ export interface operations {
                      *       "message": "amount must be a positive number; customerid must be an integer"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Token absent, expired or invalid. */
@@ -6937,7 +6939,7 @@ export interface operations {
                      *       "message": "No token provided."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The caller’s role may not use this route. */
@@ -6951,7 +6953,7 @@ export interface operations {
                      *       "message": "Forbidden."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description An unexpected failure: no detail is given. */
@@ -6965,7 +6967,7 @@ export interface operations {
                      *       "message": "Internal server error."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The database is not answering (try again shortly), or an outside platform the route needs is not configured. */
@@ -6979,7 +6981,7 @@ export interface operations {
                      *       "message": "Service temporarily unavailable: the database is not answering. Try again shortly."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6993,12 +6995,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The file (text/csv), sent as an attachment. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description Invalid request: the message names every bad field. */
             400: {
@@ -7011,7 +7015,7 @@ export interface operations {
                      *       "message": "amount must be a positive number; customerid must be an integer"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Token absent, expired or invalid. */
@@ -7025,7 +7029,7 @@ export interface operations {
                      *       "message": "No token provided."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The caller’s role may not use this route. */
@@ -7039,7 +7043,7 @@ export interface operations {
                      *       "message": "Forbidden."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description An unexpected failure: no detail is given. */
@@ -7053,7 +7057,7 @@ export interface operations {
                      *       "message": "Internal server error."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The database is not answering (try again shortly), or an outside platform the route needs is not configured. */
@@ -7067,7 +7071,7 @@ export interface operations {
                      *       "message": "Service temporarily unavailable: the database is not answering. Try again shortly."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -7086,12 +7090,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The file (text/csv), sent as an attachment. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description Invalid request: the message names every bad field. */
             400: {
@@ -7104,7 +7110,7 @@ export interface operations {
                      *       "message": "amount must be a positive number; customerid must be an integer"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Token absent, expired or invalid. */
@@ -7118,7 +7124,7 @@ export interface operations {
                      *       "message": "No token provided."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The caller’s role may not use this route. */
@@ -7132,7 +7138,7 @@ export interface operations {
                      *       "message": "Forbidden."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description An unexpected failure: no detail is given. */
@@ -7146,7 +7152,7 @@ export interface operations {
                      *       "message": "Internal server error."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The database is not answering (try again shortly), or an outside platform the route needs is not configured. */
@@ -7160,7 +7166,7 @@ export interface operations {
                      *       "message": "Service temporarily unavailable: the database is not answering. Try again shortly."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -7174,12 +7180,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The file (text/csv), sent as an attachment. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description Invalid request: the message names every bad field. */
             400: {
@@ -7192,7 +7200,7 @@ export interface operations {
                      *       "message": "amount must be a positive number; customerid must be an integer"
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Token absent, expired or invalid. */
@@ -7206,7 +7214,7 @@ export interface operations {
                      *       "message": "No token provided."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The caller’s role may not use this route. */
@@ -7220,7 +7228,7 @@ export interface operations {
                      *       "message": "Forbidden."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description An unexpected failure: no detail is given. */
@@ -7234,7 +7242,7 @@ export interface operations {
                      *       "message": "Internal server error."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The database is not answering (try again shortly), or an outside platform the route needs is not configured. */
@@ -7248,7 +7256,7 @@ export interface operations {
                      *       "message": "Service temporarily unavailable: the database is not answering. Try again shortly."
                      *     }
                      */
-                    "text/csv": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { ExportsService } from '../application/exports.service.js';
@@ -16,32 +16,29 @@ export class ExportsController {
   constructor(private readonly exports: ExportsService) {}
 
   @Get('customers.csv')
-  @ApiProduces('text/csv')
-  @Endpoint({ summary: 'Customers with their deal, as CSV', description: `The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal, then language and smsoptout (the customer’s message preferences, empty where none were set; an import takes them back). ${CSV_RULES}`, roles: [] })
+  @Endpoint({ summary: 'Customers with their deal, as CSV', description: `The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal, then language and smsoptout (the customer’s message preferences, empty where none were set; an import takes them back). ${CSV_RULES}`, roles: [], produces: 'text/csv' })
   async customers(): Promise<StreamableFile> {
     return csvFile(await this.exports.customers(), 'customers.csv');
   }
 
   @Get('payments.csv')
-  @ApiProduces('text/csv')
-  @Endpoint({ summary: 'Payments in a range of business days, as CSV', description: `Every ledger row (DEPOSIT, MANUAL, MOBILE_MONEY, OPENING) whose business day is within startdate–enddate, oldest first. ${CSV_RULES}`, roles: [] })
+  @Endpoint({ summary: 'Payments in a range of business days, as CSV', description: `Every ledger row (DEPOSIT, MANUAL, MOBILE_MONEY, OPENING) whose business day is within startdate–enddate, oldest first. ${CSV_RULES}`, roles: [], produces: 'text/csv' })
   async payments(@Query() query: PaymentsExportQuery): Promise<StreamableFile> {
     return csvFile(await this.exports.payments(query.startdate, query.enddate), 'payments.csv');
   }
 
   @Get('collections.csv')
-  @ApiProduces('text/csv')
-  @Endpoint({ summary: 'Collection calls, as CSV', description: `Every call with its customer, arrears, assignee and outcome. ${CSV_RULES}`, roles: [] })
+  @Endpoint({ summary: 'Collection calls, as CSV', description: `Every call with its customer, arrears, assignee and outcome. ${CSV_RULES}`, roles: [], produces: 'text/csv' })
   async collections(): Promise<StreamableFile> {
     return csvFile(await this.exports.collections(), 'collections.csv');
   }
 
   @Get('portfolio.csv')
-  @ApiProduces('text/csv')
   @Endpoint({
     summary: 'The portfolio as a loan tape, as CSV',
     description: `One line per deal as of today: terms, amount paid, balance, paid-up date, days past it and the arrears bucket (CURRENT, 1-30, 31-60, 61-90, 90+; PAID_OFF and REPOSSESSED on their own). PAR30 = balance in buckets beyond 30 days ÷ balance of LOCKED and UNLOCKED deals. ${CSV_RULES}`,
     roles: [],
+    produces: 'text/csv',
   })
   async portfolio(): Promise<StreamableFile> {
     return csvFile(await this.exports.portfolio(), 'portfolio.csv');
