@@ -252,6 +252,21 @@ describe('every answer matches the OpenAPI document the service serves', () => {
       .attach('file', Buffer.from(`externalid,payg,amount,reference,date\r\nE2,${other.payg},1000,IMP-${unique()},2026-01-10\r\nE3,NOBODY,x,IMP-${unique()},2026-01-10\r\n`), 'apply.csv');
     problems.push(...check.problems('POST', '/finance/imports', applied.status, applied.body));
     for (let i = 0; i < 50 && ['VALIDATING', 'APPLYING'].includes((await call('GET', `/finance/imports/${applied.body.importid}`)).body.status); i++) await new Promise((r) => setTimeout(r, 100));
+    // a customer brought in from another platform, with what they paid there (one OPENING ledger row)
+    const book = registrationBody(dealid);
+    const row = [`EXT-${unique()}`, book.fullname, book.telephone, book.guarantorname, book.guarantorcontact, book.imei, book.payg, '', dealid, 60000, 150000, '2025-12-01'];
+    const migrated = await t.http
+      .post('/finance/imports')
+      .set('x-access-token', admin)
+      .field('kind', 'customers')
+      .field('mode', 'apply')
+      .attach('file', Buffer.from(`externalid,fullname,telephone,guarantorname,guarantorcontact,imei,payg,serialnumber,dealid,depositpaid,amountpaid,startdate\r\n${row.join(',')}\r\n`), 'book.csv');
+    problems.push(...check.problems('POST', '/finance/imports', migrated.status, migrated.body));
+    for (let i = 0; i < 50 && (await call('GET', `/finance/imports/${migrated.body.importid}`)).body.status !== 'DONE'; i++) await new Promise((r) => setTimeout(r, 100));
+    const found = await call('GET', `/finance/customers?search=${encodeURIComponent(book.payg)}`, undefined, operator);
+    expect(found.body.total).toBe(1);
+    const ledger = await call('POST', '/finance/payments/recent', { customerid: found.body.items[0].customerid, limit: 5 }, collector.token);
+    expect(ledger.body.map((p: { type: string }) => p.type)).toContain('OPENING');
     await call('GET', '/finance/imports?page=1&limit=5');
     await call('GET', `/finance/imports/${imported.body.importid}`);
     await call('GET', '/finance/imports/2000000000');

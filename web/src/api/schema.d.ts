@@ -2323,10 +2323,11 @@ export interface components {
             /** @example CASH-2026-000123 */
             reference: string;
             /**
+             * @description DEPOSIT (at registration), MANUAL (an operator’s receipt), MOBILE_MONEY (the provider’s), OPENING (what an imported customer had paid before the import: one row).
              * @example MANUAL
              * @enum {string}
              */
-            type: "DEPOSIT" | "MANUAL" | "MOBILE_MONEY";
+            type: "DEPOSIT" | "MANUAL" | "MOBILE_MONEY" | "OPENING";
         };
         PaymentsPerDayResponse: {
             /** @description One entry per business day, oldest first, zeros included. */

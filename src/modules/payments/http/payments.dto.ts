@@ -32,7 +32,12 @@ export class PaymentResponse implements PaymentView {
   @ApiProperty({ example: 45000 }) amount: number;
   @ApiProperty({ example: 'CASH-2026-000123' }) reference: string;
   @ApiProperty({ example: 'Cash at Kampala branch' }) narration: string;
-  @ApiProperty({ enum: ['DEPOSIT', 'MANUAL', 'MOBILE_MONEY'], example: 'MANUAL' }) type: PaymentType;
+  @ApiProperty({
+    enum: Object.values(PaymentType),
+    example: 'MANUAL',
+    description: 'DEPOSIT (at registration), MANUAL (an operator’s receipt), MOBILE_MONEY (the provider’s), OPENING (what an imported customer had paid before the import: one row).',
+  })
+  type: PaymentType;
   @ApiProperty({ format: 'date-time', example: '2026-01-20T10:00:00.000Z' }) createdat: string;
 }
 
