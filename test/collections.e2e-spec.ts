@@ -237,9 +237,10 @@ describe('Collections', () => {
     expect(mine.map((x) => x.callid)).toEqual([call.callid]);
 
     const op = await t.user(Role.OPERATOR);
-    expect((await post('assign', { callid: call.callid, userid: op.id }).expect(409)).body).toEqual({ message: `User ${op.id} is not an active collector.` });
-    expect((await post('assign', { callid: call.callid, userid: 987654 }).expect(404)).body).toEqual({ message: 'User 987654 not found.' });
-    expect((await post('assign', { callid: 987654, userid: other.id }).expect(404)).body).toEqual({ message: 'Call 987654 not found.' });
+    expect((await post('assign', { callid: call.callid, userid: op.id }, operator).expect(409)).body).toEqual({ message: `User ${op.id} is not an active collector.` });
+    expect((await post('assign', { callid: call.callid, userid: 987654 }, operator).expect(404)).body).toEqual({ message: 'User 987654 not found.' });
+    expect((await post('assign', { callid: 987654, userid: other.id }, operator).expect(404)).body).toEqual({ message: 'Call 987654 not found.' });
+    expect((await post('assign', { callid: 987654, userid: collector.id }).expect(404)).body).toEqual({ message: 'Call 987654 not found.' });
     await t.http.post('/finance/users/disable').set('x-access-token', await t.token(Role.ADMIN)).send({ id: other.id }).expect(200);
     await post('assign', { callid: call.callid, userid: other.id }, operator).expect(409);
 
@@ -292,6 +293,9 @@ describe('Collections', () => {
     // Nor may a collector take another's call, or hand calls out.
     expect((await post('assign', { callid: theirs.callid, userid: collector.id }).expect(403)).body).toEqual({ message: 'Forbidden.' });
     expect((await post('assign', { callid: nobodys.callid, userid: other.id }).expect(403)).body).toEqual({ message: 'Forbidden.' });
+    // whoever else is named, existing or not, collector or not: a collector learns nothing about the staff (ADMIN lists users)
+    for (const userid of [987654, 1, (await t.user(Role.OPERATOR)).id])
+      expect({ userid, ...(await post('assign', { callid: nobodys.callid, userid })).body }).toEqual({ userid, message: 'Forbidden.' });
     expect((await calls()).find((x) => x.callid === theirs.callid)).toMatchObject({ status: 'PENDING', assignedto: other.id, notes: null });
 
     await update(mine.callid, collector.token).expect(200);

@@ -106,6 +106,8 @@ interface Fixtures {
   accountnumber: string;
   repossessCustomerid: number;
   disableUserId: number;
+  /** the user behind the shared COLLECTOR token */
+  collectorId: number;
   passwordUserId: number;
   signIn: { username: string; password: string };
   /** A token per role for signing out (which ends it), so that the role's shared token lives on */
@@ -193,7 +195,8 @@ const PLAUSIBLE: Record<string, (f: Fixtures, role: Role) => Req> = {
   'POST /finance/inventory/adjust': () => ({ body: { itemid: NO_SUCH_ID, delta: 1, reason: 'Role matrix' } }),
   'GET /finance/inventory': () => ({ query: { page: 1, limit: 5 } }),
   'GET /finance/collections/calls': () => ({ query: { page: 1, limit: 5, status: 'PENDING' } }),
-  'POST /finance/collections/assign': (f) => ({ body: { callid: NO_SUCH_ID, userid: f.disableUserId } }),
+  // a collector may name only themselves (anyone else: 403 before the call is looked at)
+  'POST /finance/collections/assign': (f, role) => ({ body: { callid: NO_SUCH_ID, userid: role === COLLECTOR ? f.collectorId : f.disableUserId } }),
   'POST /finance/collections/update': () => ({
     body: { callid: NO_SUCH_ID, status: 'CALLED', notes: 'Role matrix: no answer.' },
   }),
@@ -300,6 +303,7 @@ describe('Role matrix: every route × no token, every staff role and forged toke
       accountnumber: details.body.accountnumber,
       repossessCustomerid: repossessed.customerid,
       disableUserId: (await t.user(OPERATOR)).id,
+      collectorId: Number((jwt.decode(tokens[COLLECTOR]) as jwt.JwtPayload).sub),
       passwordUserId: (await t.user(OPERATOR)).id,
       signIn: { username: signInUser.username, password: signInUser.password },
       signOutTokens: Object.fromEntries(await Promise.all(STAFF.map(async (role) => [role, (await t.user(role)).token]))) as Record<Role, string>,

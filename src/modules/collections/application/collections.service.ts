@@ -98,6 +98,8 @@ export class CollectionsService implements OnModuleInit {
 
   /** Hands an open call to an active collector; a collector may only claim a call nobody else holds. */
   async assign(callId: number, userId: number, actor: AuthUser): Promise<CallView> {
+    // a collector may name only themselves: refused (403) before anything is said about the user named
+    checkMayAssign(callActor(actor), null, userId);
     const user = await this.users.find(userId);
     if (!user) throw userNotFound(userId);
     if (user.role !== Role.COLLECTOR || !user.active) throw assigneeNotCollector(userId);
