@@ -267,6 +267,8 @@ describe('every answer matches the OpenAPI document the service serves', () => {
     expect(found.body.total).toBe(1);
     const ledger = await call('POST', '/finance/payments/recent', { customerid: found.body.items[0].customerid, limit: 5 }, collector.token);
     expect(ledger.body.map((p: { type: string }) => p.type)).toContain('OPENING');
+    await call('GET', `/finance/customers/${found.body.items[0].customerid}`, undefined, operator);
+    expect((await call('GET', `/finance/device/commands?customerid=${found.body.items[0].customerid}`, undefined, operator)).body.total).toBeGreaterThan(0);
     await call('GET', '/finance/imports?page=1&limit=5');
     await call('GET', `/finance/imports/${imported.body.importid}`);
     await call('GET', '/finance/imports/2000000000');
