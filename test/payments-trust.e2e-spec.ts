@@ -76,6 +76,13 @@ describe('Payments that are never lost', () => {
       expect(res.body.customerid).toBe(Number(next));
     });
 
+    it('says so in the document: a receipt is unique among operator receipts, not across all payments', async () => {
+      const doc = (await t.http.get('/docs-json').expect(200)).body;
+      const reference = doc.components.schemas.LoadPaymentRequest.properties.reference.description as string;
+      expect(reference).not.toMatch(/across all payments/);
+      expect(reference).toContain('Unique among operator receipts');
+    });
+
     it('still refuses an operator receipt used twice (409) and changes nothing', async () => {
       const a = await registerCustomer(t, dealid);
       const reference = txid('CASH-');

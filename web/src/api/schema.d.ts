@@ -2205,7 +2205,7 @@ export interface components {
             /** @example Cash at Kampala branch */
             narration: string;
             /**
-             * @description Unique across all payments (a used one is 409).
+             * @description Unique among operator receipts (a used one is 409). A mobile-money transaction id or a deposit reference with the same text is another payment: references live in one namespace per source.
              * @example CASH-2026-000123
              */
             reference: string;

@@ -14,7 +14,7 @@ export class LoadPaymentRequest extends CustomerIdRequest {
   @MoneyField({ example: 45000 })
   amount: number;
 
-  @IdentifierField({ example: 'CASH-2026-000123', description: 'Unique across all payments (a used one is 409).' })
+  @IdentifierField({ example: 'CASH-2026-000123', description: 'Unique among operator receipts (a used one is 409). A mobile-money transaction id or a deposit reference with the same text is another payment: references live in one namespace per source.' })
   reference: string;
 
   @TextField({ example: 'Cash at Kampala branch' })
