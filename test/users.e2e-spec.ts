@@ -167,7 +167,7 @@ describe('Users (ADMIN only)', () => {
   it('documents users/enable in the OpenAPI document, ADMIN only', async () => {
     const doc = (await t.http.get('/docs-json').expect(200)).body;
     const op = doc.paths['/finance/users/enable'].post;
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
     expect(op.description).toContain('Roles: ADMIN.');
   });
 
