@@ -203,11 +203,18 @@ describe('Customer messages by SMS', () => {
     await pay(c.customerid, 45000).expect(201);
     await worker.runOnce();
     let list = await messagesOf(c.customerid);
-    expect(list.map((m) => `${m.status}:${m.attempts}:${m.lasterror}`)).toEqual(['PENDING:1:HTTP 503', 'PENDING:1:HTTP 503']);
+    // the receipt is not tried while the welcome before it waits to be tried again: it goes after it
+    expect(list.map((m) => `${m.status}:${m.attempts}:${m.lasterror}`)).toEqual(['PENDING:1:HTTP 503', 'PENDING:0:null']);
     await t.db.query(`UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
     await worker.runOnce();
-    const [{ s }] = await t.db.query(`SELECT min(extract(epoch FROM next_attempt_at - now())) AS s FROM sms_messages WHERE customer_id = $1`, [c.customerid]);
+    const [{ s }] = await t.db.query(`SELECT extract(epoch FROM next_attempt_at - now()) AS s FROM sms_messages WHERE customer_id = $1 AND kind = 'REGISTERED'`, [c.customerid]);
     expect(Number(s)).toBeGreaterThan(8); // backing off: 5 s, then 10 s
+    await worker.runOnce();
+    list = await messagesOf(c.customerid);
+    expect(list.map((m) => `${m.status}:${m.attempts}:${m.lasterror}`)).toEqual(['PENDING:2:HTTP 503', 'PENDING:0:null']);
+    // the receipt is due no sooner than the welcome: no claim looks at it meanwhile
+    const due = await t.db.query(`SELECT kind, next_attempt_at FROM sms_messages WHERE customer_id = $1 ORDER BY id`, [c.customerid]);
+    expect(new Date(due[1].next_attempt_at).getTime()).toBe(new Date(due[0].next_attempt_at).getTime());
     sms.setDown(false);
     sms.failNext(1, 500);
     await t.db.query(`UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
@@ -241,6 +248,26 @@ describe('Customer messages by SMS', () => {
     await t.db.query(`UPDATE sms_messages SET lease_token = NULL, next_attempt_at = now() WHERE customer_id = $1 AND status = 'PENDING'`, [c.customerid]);
     await settle();
     expect(sms.sentTo(c.telephone).map((m) => m.message)).toEqual([expect.stringMatching(/^Welcome!/), 'Second message', 'Third message']);
+  });
+
+  it('keeps one customer’s messages in the order they were written while a send is retried: no lock notice after the receipt that unlocked', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000).expect(201); // paid up to 9 April
+    await settle();
+    t.clock.set(new Date('2026-04-09T08:00:00Z'));
+    await t.app.get(ContractJobs).lockOverdue();
+    sms.setDown(true);
+    await worker.runOnce(); // the lock notice fails and backs off
+    sms.setDown(false);
+    await pay(c.customerid, 90000).expect(201); // the customer pays what unlocks
+    await settle(); // the receipt waits for the lock notice before it
+    const pending = `UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1 AND status = 'PENDING' AND lease_token IS NULL`;
+    await t.db.query(pending, [c.customerid]);
+    await settle();
+    await t.db.query(pending, [c.customerid]);
+    await settle();
+    expect(sms.sentTo(c.telephone).map((m) => m.message.split(':')[0].split('!')[0])).toEqual(['Welcome', 'We received your payment of UGX 45,000, thank you. Balance', 'Your device is locked', 'We received your payment of UGX 90,000, thank you. Balance']);
+    expect((await messagesOf(c.customerid)).map((m) => `${m.kind}:${m.status}:${m.attempts}`)).toEqual(['REGISTERED:DELIVERED:1', 'PAYMENT_RECEIVED:DELIVERED:1', 'LOCKED:DELIVERED:2', 'PAYMENT_RECEIVED:DELIVERED:1']);
   });
 
   it('fails a rejected number with the gateway’s reason, and an undelivered one with the report’s', async () => {

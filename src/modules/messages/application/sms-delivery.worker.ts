@@ -77,7 +77,8 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
    * message and the customer's later ones: the send (a 10 s time-out, SMS_LEASE_SECONDS at least 15)
    * ends within it, so no other instance claims a message while it may be in flight, nor the later
    * ones out of turn. A message whose lease was lost (this process stalled past it and another
-   * instance claimed it) is not sent; the customer's later ones are left too, to go after it.
+   * instance claimed it) is not sent; the customer's later ones are left too, to go after it. A
+   * message to be tried again stops the queue as well: the later ones are let go, to follow it.
    */
   private async deliverInOrder(queue: MessageRow[], lease: Lease): Promise<void> {
     for (const [i, m] of queue.entries()) {
@@ -86,11 +87,13 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
         this.logger.warn(`message ${m.id} (${m.kind}) not sent by this instance: its lease ended and another instance holds it`);
         return;
       }
-      await this.deliver(m, lease.token);
+      // to be tried again: the customer's later messages wait for it (markRetry let them go)
+      if (!(await this.deliver(m, lease.token))) return;
     }
   }
 
-  private async deliver(claimed: MessageRow, leaseToken: string): Promise<void> {
+  /** Sends one message and records the outcome; false when it stays PENDING, to be tried again. */
+  private async deliver(claimed: MessageRow, leaseToken: string): Promise<boolean> {
     // a receipt is worded in the customer's language before its first send, and keeps that text
     const wording = this.wording.wordingOf(claimed);
     if (wording) await this.messages.word(claimed.id, wording);
@@ -99,25 +102,32 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
     try {
       customer = await this.customers.get(m.customer_id);
     } catch (error) {
-      if (error instanceof DomainError && error.kind === ErrorKind.NOT_FOUND) return this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, null, 'customer not found');
+      if (error instanceof DomainError && error.kind === ErrorKind.NOT_FOUND) return this.settled(this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, null, 'customer not found'));
       throw error;
     }
     if (m.kind === MessageKind.REMINDER) {
       const stale = customer.deal.status !== DealStatus.UNLOCKED || customer.deal.nextpaymentdate !== m.due_date;
-      if (stale) return this.messages.markClosed(m.id, leaseToken, MessageStatus.CANCELLED, null, `no longer due: the deal is ${customer.deal.status}, paid up to ${customer.deal.nextpaymentdate}`);
-      if ((await this.messages.preferences(m.customer_id))?.sms_opt_out) return this.messages.markClosed(m.id, leaseToken, MessageStatus.CANCELLED, null, 'the customer opted out of reminders');
+      if (stale) return this.settled(this.messages.markClosed(m.id, leaseToken, MessageStatus.CANCELLED, null, `no longer due: the deal is ${customer.deal.status}, paid up to ${customer.deal.nextpaymentdate}`));
+      if ((await this.messages.preferences(m.customer_id))?.sms_opt_out) return this.settled(this.messages.markClosed(m.id, leaseToken, MessageStatus.CANCELLED, null, 'the customer opted out of reminders'));
     }
     if (Date.now() - new Date(m.created_at).getTime() > GIVE_UP_AFTER_MS) {
-      return this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, customer.telephone, `not sent within 48 hours: ${m.last_error ?? 'no answer'}`);
+      return this.settled(this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, customer.telephone, `not sent within 48 hours: ${m.last_error ?? 'no answer'}`));
     }
     const outcome = await this.gateway.send({ to: customer.telephone, text: m.text! });
-    if (outcome.kind === 'SENT') return this.messages.markSent(m.id, customer.telephone, outcome.messageId, outcome.cost);
+    if (outcome.kind === 'SENT') return this.settled(this.messages.markSent(m.id, customer.telephone, outcome.messageId, outcome.cost));
     if (outcome.kind === 'REJECTED') {
       this.logger.warn(`message ${m.id} (${m.kind}) rejected by the gateway: ${outcome.reason}`);
-      return this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, customer.telephone, outcome.reason);
+      return this.settled(this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, customer.telephone, outcome.reason));
     }
     const delay = retryDelayMs(m.attempts);
     this.logger.warn(`message ${m.id} (${m.kind}) not sent, attempt ${m.attempts}: ${outcome.reason}; retry in ${delay} ms`);
-    return this.messages.markRetry(m.id, leaseToken, customer.telephone, outcome.reason, delay);
+    await this.messages.markRetry(m.id, leaseToken, customer.telephone, outcome.reason, delay);
+    return false;
+  }
+
+  /** A final outcome recorded: the customer's next message may follow. */
+  private async settled(record: Promise<void>): Promise<true> {
+    await record;
+    return true;
   }
 }

@@ -149,6 +149,10 @@ export class MessagesRepository {
    * claim takes a transaction-level advisory lock (claims are short and serialised, the sends are
    * not), marks each row attempted and leases it to this round (its token, for `lease.seconds`), so no
    * other instance claims it meanwhile; the round renews the lease before each send (renewLease).
+   * A customer's messages go in the order they were written: one waits while an earlier one of the
+   * same customer is backing off or held by another round (a reminder held by quiet hours excepted,
+   * as receipts and lock notices do not wait for the morning), so a lock notice retried after a
+   * gateway outage never reaches the customer after the receipt that unlocked the device.
    */
   async claimDue(limit: number, ratePerMinute: number, withReminders: boolean, now: Date, lease: Lease): Promise<MessageRow[]> {
     return this.dataSource.transaction(async (em) => {
@@ -162,7 +166,9 @@ export class MessagesRepository {
       // TypeORM answers an UPDATE with [rows, affected count]
       const [rows] = (await em.query(
         `UPDATE sms_messages SET attempts = attempts + 1, last_attempt_at = $2, lease_token = $4, next_attempt_at = now() + ($3::int * interval '1 second'), updated_at = now()
-         WHERE id IN (SELECT id FROM sms_messages WHERE status = 'PENDING' AND next_attempt_at <= now() ${withReminders ? '' : `AND kind <> 'REMINDER'`}
+         WHERE id IN (SELECT id FROM sms_messages m WHERE status = 'PENDING' AND next_attempt_at <= now() ${withReminders ? '' : `AND kind <> 'REMINDER'`}
+                        AND NOT EXISTS (SELECT 1 FROM sms_messages e WHERE e.customer_id = m.customer_id AND e.status = 'PENDING' AND e.id < m.id
+                                        AND e.next_attempt_at > now() ${withReminders ? '' : `AND e.kind <> 'REMINDER'`})
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
         [room, now, lease.seconds, lease.token],
@@ -197,11 +203,25 @@ export class MessagesRepository {
     );
   }
 
-  /** Not sent this time: due again after `delayMs`, unless another instance holds the message now (its lease is not cut short). */
+  /**
+   * Not sent this time: due again after `delayMs`, unless another instance holds the message now (its
+   * lease is not cut short). The customer's later messages wait for it (claimDue holds them back): they
+   * are made due no sooner, so no claim looks at them meanwhile, and those this round holds are let go,
+   * their claim counted neither as an attempt nor against the send-rate cap.
+   */
   async markRetry(id: string, leaseToken: string, telephone: string | null, error: string, delayMs: number): Promise<void> {
     await this.dataSource.query(
-      `UPDATE sms_messages SET telephone = coalesce($3, telephone), last_error = $4, next_attempt_at = now() + ($5::int * interval '1 millisecond'), lease_token = NULL, updated_at = now()
-       WHERE id = $1 AND lease_token = $2 AND status = 'PENDING'`,
+      `WITH head AS (
+         UPDATE sms_messages SET telephone = coalesce($3, telephone), last_error = $4, next_attempt_at = now() + ($5::int * interval '1 millisecond'), lease_token = NULL, updated_at = now()
+         WHERE id = $1 AND lease_token = $2 AND status = 'PENDING'
+         RETURNING id, customer_id, next_attempt_at)
+       UPDATE sms_messages later SET next_attempt_at = head.next_attempt_at, updated_at = now(),
+         attempts = CASE WHEN later.lease_token = $2 THEN later.attempts - 1 ELSE later.attempts END,
+         last_attempt_at = CASE WHEN later.lease_token = $2 THEN NULL ELSE later.last_attempt_at END,
+         lease_token = CASE WHEN later.lease_token = $2 THEN NULL ELSE later.lease_token END
+       FROM head
+       WHERE later.customer_id = head.customer_id AND later.id > head.id AND later.status = 'PENDING'
+         AND (later.lease_token = $2 OR (later.lease_token IS NULL AND later.next_attempt_at < head.next_attempt_at))`,
       [id, leaseToken, telephone, error.slice(0, 500), delayMs],
     );
   }
