@@ -282,6 +282,22 @@ describe('Customer messages by SMS', () => {
     expect(failed.items.map((m: { customerid: number }) => m.customerid)).toEqual(expect.arrayContaining([rejected.customerid, undelivered.customerid]));
   });
 
+  it('keeps messages PENDING while the gateway refuses the sender id, and sends them once it is approved', async () => {
+    // a sender id not approved yet (or mistyped in SMS_SENDER_ID) fails every message alike: a setting to fix, not a number to give up on
+    const c = await registerCustomer(t, dealid);
+    sms.setSenderIds(['OTHERCO']);
+    try {
+      await settle();
+      expect((await messagesOf(c.customerid)).map((m) => `${m.status}:${m.attempts}:${m.lasterror}:${m.failurereason}`)).toEqual(['PENDING:1:InvalidSenderId:null']);
+    } finally {
+      sms.setSenderIds(null);
+    }
+    await t.db.query(`UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1 AND status = 'PENDING'`, [c.customerid]);
+    await settle();
+    expect((await messagesOf(c.customerid)).map((m) => `${m.status}:${m.attempts}`)).toEqual(['DELIVERED:2']);
+    expect(sms.sentTo(c.telephone).map((m) => m.from)).toEqual(['PAYGCO']);
+  });
+
   it('takes delivery reports as forms or JSON behind the key; a wrong key or an unknown id changes nothing', async () => {
     const c = await registerCustomer(t, dealid);
     sms.setCallbackUrl(null);

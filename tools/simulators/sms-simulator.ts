@@ -25,6 +25,8 @@ export interface SmsSimulator {
   failNext(n: number, status?: number): void;
   /** numbers answered 403 InvalidPhoneNumber */
   reject(number: string): void;
+  /** the sender ids the account may use (null: any): another `from` is refused as a whole, as Africa's Talking does (InvalidSenderId, no recipients) */
+  setSenderIds(ids: string[] | null): void;
   /** numbers whose delivery report says Failed */
   undeliverable(number: string, reason?: string): void;
   /** reports wait this long (ms); `delayedEvery` n-th report waits `delayedMs` more */
@@ -59,6 +61,7 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
   let delayedEvery = 5;
   let delayedMs = 1000;
   let reports = 0;
+  let senderIds: Set<string> | null = null;
 
   const postReport = (sms: SimulatedSms, wait: number) => {
     const task = (async () => {
@@ -88,6 +91,7 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
     const b = (body ?? {}) as Record<string, unknown>;
     if (typeof b.username !== 'string' || typeof b.to !== 'string' || typeof b.message !== 'string' || !b.message) return [400, 'username, to and message are required'];
     if (opts.username && b.username !== opts.username) return [401, 'The supplied authentication is invalid'];
+    if (senderIds && typeof b.from === 'string' && !senderIds.has(b.from)) return [201, { SMSMessageData: { Message: 'InvalidSenderId', Recipients: [] } }];
     const recipients = b.to.split(',').map((to) => {
       const number = to.trim();
       if (!E164.test(number) || rejected.has(number)) return { statusCode: 403, number, status: 'InvalidPhoneNumber', cost: '0', messageId: 'None' };
@@ -114,6 +118,7 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
       failStatus = status;
     },
     reject: (number: string) => void rejected.add(number),
+    setSenderIds: (ids: string[] | null) => void (senderIds = ids && new Set(ids)),
     undeliverable: (number: string, reason = 'UserIsInactive') => void failing.set(number, reason),
     setReportDelay(ms: number, every = 0, more = 0) {
       reportDelay = ms;
@@ -127,6 +132,7 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
       messages.length = 0;
       rejected.clear();
       failing.clear();
+      senderIds = null;
       down = false;
       delayMs = 0;
       failures = 0;

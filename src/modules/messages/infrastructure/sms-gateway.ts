@@ -24,11 +24,13 @@ export abstract class SmsGateway {
 /**
  * Per-recipient status codes of Africa's Talking's SMS API: 100 Processed, 101 Sent, 102 Queued are
  * taken; 401 RiskHold, 405 InsufficientBalance, 500 InternalServerError and 501 GatewayError may
- * pass later; the others (402 InvalidSenderId, 403 InvalidPhoneNumber, 404 UnsupportedNumberType,
- * 406 UserInBlacklist, 407 CouldNotRoute, 409 DoNotDisturbRejection, 502 RejectedByGateway) are final.
+ * pass later, and 402 InvalidSenderId is a setting (SMS_SENDER_ID, or a sender id not approved yet)
+ * that fails every message alike until an operator fixes it; the others (403 InvalidPhoneNumber,
+ * 404 UnsupportedNumberType, 406 UserInBlacklist, 407 CouldNotRoute, 409 DoNotDisturbRejection,
+ * 502 RejectedByGateway) are final: this number, or this message, is refused.
  */
 const TAKEN = new Set([100, 101, 102]);
-const RETRYABLE = new Set([401, 405, 500, 501]);
+const RETRYABLE = new Set([401, 402, 405, 500, 501]);
 
 interface AtRecipient {
   statusCode?: number;
@@ -65,13 +67,17 @@ export class AfricasTalkingGateway extends HttpPlatform<AppConfig['sms']> implem
     // a bad key or username (401) would fail every message: wait for an operator to fix the settings instead
     if (response.status >= 500 || response.status === 401 || response.status === 403 || response.status === 429) return { kind: 'RETRY', reason: `HTTP ${response.status}` };
     if (!response.ok) return { kind: 'REJECTED', reason: `HTTP ${response.status}: ${body.slice(0, 200)}` };
-    let recipient: AtRecipient | undefined;
+    let data: { Recipients?: AtRecipient[]; Message?: string } | undefined;
     try {
-      recipient = (JSON.parse(body) as { SMSMessageData?: { Recipients?: AtRecipient[]; Message?: string } }).SMSMessageData?.Recipients?.[0];
+      data = (JSON.parse(body) as { SMSMessageData?: { Recipients?: AtRecipient[]; Message?: string } }).SMSMessageData;
     } catch {
       return { kind: 'RETRY', reason: 'unreadable answer from the gateway' };
     }
-    if (!recipient || typeof recipient.statusCode !== 'number') return { kind: 'REJECTED', reason: `no recipient in the answer: ${body.slice(0, 200)}` };
+    const recipient = data?.Recipients?.[0];
+    // no recipient: the request was refused as a whole ("InvalidSenderId"), which says nothing against this number
+    if (!recipient || typeof recipient.statusCode !== 'number') {
+      return { kind: 'RETRY', reason: typeof data?.Message === 'string' && data.Message ? data.Message.slice(0, 200) : `no recipient in the answer: ${body.slice(0, 200)}` };
+    }
     const reason = `${recipient.statusCode} ${recipient.status ?? ''}`.trim();
     if (TAKEN.has(recipient.statusCode) && recipient.messageId) return { kind: 'SENT', messageId: recipient.messageId, cost: recipient.cost ?? null };
     if (RETRYABLE.has(recipient.statusCode)) return { kind: 'RETRY', reason };
