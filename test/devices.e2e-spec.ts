@@ -214,6 +214,27 @@ describe('Device locking, bonus days and repossession', () => {
     expect(lock.commands.filter((x) => x.imei === c.imei).map((x) => x.action)).toEqual(['UNLOCK', 'SYNC']);
   });
 
+  it('waits as long as the platform asks (429 with Retry-After) before sending a command again', async () => {
+    const c = await registerCustomer(t, dealid);
+    lock.failNext(1, 429, 120);
+    await pay(c.customerid, 45000);
+    await worker.runOnce();
+    const [unlock] = await commands(c.customerid);
+    expect(unlock).toMatchObject({ action: 'UNLOCK', status: 'PENDING', attempts: 1, lasterror: 'HTTP 429' });
+    const wait = (new Date(unlock.nextattemptat).getTime() - Date.now()) / 1000;
+    expect(wait).toBeGreaterThan(110);
+    expect(wait).toBeLessThanOrEqual(121);
+    await worker.runOnce();
+    expect(lock.commands.filter((x) => x.imei === c.imei)).toEqual([]);
+    // the backoff still holds when the platform asks for less than it
+    lock.failNext(1, 503, 0);
+    await t.db.query(`UPDATE device_commands SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await worker.runOnce();
+    const [again] = await commands(c.customerid);
+    expect(again).toMatchObject({ status: 'PENDING', attempts: 2, lasterror: 'HTTP 503' });
+    expect(new Date(again.nextattemptat).getTime() - Date.now()).toBeGreaterThan(1000);
+  });
+
   it('unlocks temporarily without touching the deal, and restores the real state when the time is up', async () => {
     const c = await registerCustomer(t, dealid);
     const res = await post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 24 }).expect(200);

@@ -282,6 +282,22 @@ describe('Customer messages by SMS', () => {
     expect(failed.items.map((m: { customerid: number }) => m.customerid)).toEqual(expect.arrayContaining([rejected.customerid, undelivered.customerid]));
   });
 
+  it('waits as long as the gateway asks (429 with Retry-After) before sending a message again', async () => {
+    const c = await registerCustomer(t, dealid);
+    sms.failNext(1, 429, 600);
+    await worker.runOnce();
+    const [welcome] = await messagesOf(c.customerid);
+    expect(welcome).toMatchObject({ status: 'PENDING', attempts: 1, lasterror: 'HTTP 429' });
+    const [{ s }] = await t.db.query(`SELECT extract(epoch FROM next_attempt_at - now()) AS s FROM sms_messages WHERE customer_id = $1`, [c.customerid]);
+    expect(Number(s)).toBeGreaterThan(590);
+    expect(Number(s)).toBeLessThanOrEqual(601);
+    await settle();
+    expect(sms.sentTo(c.telephone)).toEqual([]);
+    await t.db.query(`UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await settle();
+    expect(sms.sentTo(c.telephone)).toHaveLength(1);
+  });
+
   it('keeps messages PENDING while the gateway refuses the sender id, and sends them once it is approved', async () => {
     // a sender id not approved yet (or mistyped in SMS_SENDER_ID) fails every message alike: a setting to fix, not a number to give up on
     const c = await registerCustomer(t, dealid);

@@ -1,7 +1,9 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-export type Handler = (req: IncomingMessage, body: unknown, url: URL) => Promise<[number, unknown]> | [number, unknown];
+/** A handler answers a status and a JSON body, and optionally headers of its own (Retry-After). */
+export type Answer = [number, unknown] | [number, unknown, Record<string, string>];
+export type Handler = (req: IncomingMessage, body: unknown, url: URL) => Promise<Answer> | Answer;
 
 const MAX_BODY = 1024 * 1024;
 
@@ -16,8 +18,8 @@ export async function startJsonServer(handler: Handler, port = 0, host = '127.0.
       else chunks.push(chunk);
     });
     req.on('end', async () => {
-      const send = (status: number, payload: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
+      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { ...headers, 'content-type': 'application/json' });
         res.end(JSON.stringify(payload));
       };
       let body: unknown = undefined;
@@ -31,8 +33,8 @@ export async function startJsonServer(handler: Handler, port = 0, host = '127.0.
         }
       }
       try {
-        const [status, payload] = await handler(req, body, new URL(req.url ?? '/', 'http://localhost'));
-        send(status, payload);
+        const [status, payload, headers] = await handler(req, body, new URL(req.url ?? '/', 'http://localhost'));
+        send(status, payload, headers);
       } catch (error) {
         send(500, { message: (error as Error).message });
       }

@@ -1,4 +1,4 @@
-import { authorized, sleep, startJsonServer } from './http-kit.js';
+import { Answer, authorized, sleep, startJsonServer } from './http-kit.js';
 
 export const LOCK_ACTIONS = ['LOCK', 'UNLOCK', 'TEMP_UNLOCK', 'PERMANENT_LOCK', 'RELEASE', 'SYNC'] as const;
 
@@ -27,7 +27,8 @@ export interface LockSimulator {
   /** Commands being handled right now. */
   inFlightCount(): number;
   setDown(down: boolean): void;
-  failNext(n: number, status?: number): void;
+  /** the next n commands answered `status` (503 by default), with Retry-After: `retryAfter` seconds when given */
+  failNext(n: number, status?: number, retryAfter?: number): void;
   setDelay(ms: number): void;
   reset(): void;
   close(): Promise<void>;
@@ -45,6 +46,7 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
   let down = false;
   let failures = 0;
   let failStatus = 503;
+  let failRetryAfter: number | undefined;
   let delay = 0;
   const sim = {
     commands,
@@ -53,9 +55,10 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
     inFlightCount: () => inFlight.size,
     received: (id: string) => seen.get(id) ?? 0,
     setDown: (value: boolean) => void (down = value),
-    failNext(n: number, status = 503) {
+    failNext(n: number, status = 503, retryAfter?: number) {
       failures = n;
       failStatus = status;
+      failRetryAfter = retryAfter;
     },
     setDelay: (ms: number) => void (delay = ms),
     reset() {
@@ -70,9 +73,9 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
   };
   const server = await startJsonServer(async (req, body, url) => {
     if (url.pathname.startsWith('/_control/')) {
-      const b = (body ?? {}) as { down?: boolean; n?: number; status?: number };
+      const b = (body ?? {}) as { down?: boolean; n?: number; status?: number; retryafter?: number };
       if (req.method === 'POST' && url.pathname === '/_control/down') return [200, { down: (down = Boolean(b.down)) }];
-      if (req.method === 'POST' && url.pathname === '/_control/fail-next') return [200, (sim.failNext(Number(b.n ?? 1), Number(b.status ?? 503)), { failing: failures })];
+      if (req.method === 'POST' && url.pathname === '/_control/fail-next') return [200, (sim.failNext(Number(b.n ?? 1), Number(b.status ?? 503), b.retryafter === undefined ? undefined : Number(b.retryafter)), { failing: failures })];
       if (req.method === 'POST' && url.pathname === '/_control/reset') return [200, (sim.reset(), { reset: true })];
       if (req.method === 'GET' && url.pathname === '/_control/state') return [200, { down, devices: Object.fromEntries(devices), commands }];
       const device = /^\/_control\/devices\/([^/]+)$/.exec(url.pathname);
@@ -92,13 +95,13 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
       if (tracked) inFlight.delete(id);
     }
   }, opts.port, opts.host);
-  async function handle(req: import('node:http').IncomingMessage, body: unknown, url: URL): Promise<[number, unknown]> {
+  async function handle(req: import('node:http').IncomingMessage, body: unknown, url: URL): Promise<Answer> {
     if (delay) await sleep(delay);
     if (!authorized(req, opts.apiKey)) return [401, { message: 'bad api key' }];
     if (down) return [503, { message: 'platform down' }];
     if (failures > 0) {
       failures--;
-      return [failStatus, { message: 'failing on demand' }];
+      return failRetryAfter === undefined ? [failStatus, { message: 'failing on demand' }] : [failStatus, { message: 'failing on demand' }, { 'retry-after': String(failRetryAfter) }];
     }
     if (req.method !== 'POST' || url.pathname !== '/commands') return [404, { message: 'not found' }];
     const c = body as Partial<LockCommand> | undefined;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
-import { sleep, startJsonServer } from './http-kit.js';
+import { Answer, sleep, startJsonServer } from './http-kit.js';
 
 export interface SimulatedSms {
   messageId: string;
@@ -22,7 +22,8 @@ export interface SmsSimulator {
   setDown(down: boolean): void;
   /** a slow gateway: each send is taken and answered this long (ms) after it arrives, sends side by side; 0: at once */
   setDelay(ms: number): void;
-  failNext(n: number, status?: number): void;
+  /** the next n sends answered `status` (500 by default), with Retry-After: `retryAfter` seconds when given */
+  failNext(n: number, status?: number, retryAfter?: number): void;
   /** numbers answered 403 InvalidPhoneNumber */
   reject(number: string): void;
   /** the sender ids the account may use (null: any): another `from` is refused as a whole, as Africa's Talking does (InvalidSenderId, no recipients) */
@@ -57,6 +58,7 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
   let delayMs = 0;
   let failures = 0;
   let failStatus = 500;
+  let failRetryAfter: number | undefined;
   let reportDelay = 50;
   let delayedEvery = 5;
   let delayedMs = 1000;
@@ -81,12 +83,12 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
     void task.finally(() => inFlight.delete(task));
   };
 
-  const send = (req: IncomingMessage, body: unknown): [number, unknown] => {
+  const send = (req: IncomingMessage, body: unknown): Answer => {
     if (opts.apiKey && req.headers.apikey !== opts.apiKey) return [401, 'The supplied authentication is invalid'];
     if (down) return [503, { message: 'gateway down' }];
     if (failures > 0) {
       failures--;
-      return [failStatus, { message: 'failing on demand' }];
+      return failRetryAfter === undefined ? [failStatus, { message: 'failing on demand' }] : [failStatus, { message: 'failing on demand' }, { 'retry-after': String(failRetryAfter) }];
     }
     const b = (body ?? {}) as Record<string, unknown>;
     if (typeof b.username !== 'string' || typeof b.to !== 'string' || typeof b.message !== 'string' || !b.message) return [400, 'username, to and message are required'];
@@ -113,9 +115,10 @@ export async function startSmsSimulator(opts: { port?: number; apiKey?: string; 
     setCallbackUrl: (url: string | null) => void (callbackUrl = url),
     setDown: (value: boolean) => void (down = value),
     setDelay: (ms: number) => void (delayMs = ms),
-    failNext(n: number, status = 500) {
+    failNext(n: number, status = 500, retryAfter?: number) {
       failures = n;
       failStatus = status;
+      failRetryAfter = retryAfter;
     },
     reject: (number: string) => void rejected.add(number),
     setSenderIds: (ids: string[] | null) => void (senderIds = ids && new Set(ids)),

@@ -25,6 +25,28 @@ export async function callPlatform(url: string, init: Omit<RequestInit, 'redirec
   }
 }
 
+/** The longest wait a platform's Retry-After is followed for: past it, the worker's own backoff decides. */
+export const RETRY_AFTER_MAX_MS = 3_600_000;
+
+/** An HTTP date as senders must write it (RFC 9110 IMF-fixdate): "Tue, 10 Mar 2026 08:05:00 GMT". */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * How long a platform asked to be left alone (a 429 or 503 with Retry-After: seconds, or an HTTP
+ * date), in ms from `now`, at most RETRY_AFTER_MAX_MS; null when it asked nothing readable.
+ */
+export function retryAfterMs(response: Response, now = Date.now()): number | null {
+  const value = response.headers.get('retry-after')?.trim();
+  if (!value) return null;
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : HTTP_DATE.test(value) ? Date.parse(value) - now : NaN;
+  return Number.isNaN(ms) ? null : Math.min(RETRY_AFTER_MAX_MS, Math.max(0, ms));
+}
+
+/** A retry's delay: the worker's backoff, or longer when the platform asked for longer (retryAfterMs). */
+export function retryDelayAsked(backoffMs: number, askedMs: number | null | undefined): number {
+  return Math.max(backoffMs, askedMs ?? 0);
+}
+
 /** Where another platform is and the key it wants, as configured; without an address it is not configured. */
 export interface PlatformSettings {
   url?: string;

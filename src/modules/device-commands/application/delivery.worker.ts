@@ -3,9 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Scheduled } from '../../../common/jobs/job-scheduler.js';
 import { OutboxRounds } from '../../../common/jobs/outbox-rounds.js';
+import { retryDelayAsked } from '../../../common/http/outbound.js';
 import { retryDelayMs } from '../domain/device-command.js';
 import { CommandRow, DeviceCommandsRepository } from '../infrastructure/device-commands.repository.js';
-import { LockPlatform, PlatformCommand } from '../infrastructure/lock-platform.js';
+import { LockPlatform, LockPlatformError, PlatformCommand } from '../infrastructure/lock-platform.js';
 
 const BATCH = 20;
 
@@ -73,7 +74,8 @@ export class DeliveryWorker implements OnModuleDestroy {
           await this.commands.markDelivered(em, row.id);
           continue;
         }
-        const delay = retryDelayMs(row.attempts + 1);
+        // the backoff, or longer when the platform asked for longer (429 or 503 with Retry-After)
+        const delay = retryDelayAsked(retryDelayMs(row.attempts + 1), error instanceof LockPlatformError ? error.retryAfterMs : null);
         await this.commands.markFailed(em, row.id, error.message, delay);
         this.logger.warn(`command ${row.commandid} (${row.action}) not delivered, attempt ${row.attempts + 1}: ${error.message}; retry in ${delay} ms`);
       }

@@ -1,4 +1,4 @@
-import { HttpPlatform } from '../../../common/http/outbound.js';
+import { HttpPlatform, retryAfterMs } from '../../../common/http/outbound.js';
 import { DeviceAction } from '../domain/device-command.js';
 
 export interface PlatformCommand {
@@ -11,7 +11,15 @@ export interface PlatformCommand {
   unlockuntil: string | null;
 }
 
-export class LockPlatformError extends Error {}
+export class LockPlatformError extends Error {
+  /** How long the platform asked to be left alone (Retry-After), in ms; null when it did not say. */
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
 
 /** The device-lock platform as this service uses it (DESIGN part 7). */
 export abstract class LockPlatform {
@@ -32,6 +40,6 @@ export class HttpLockPlatform extends HttpPlatform implements LockPlatform {
       throw new LockPlatformError(error.message);
     });
     await response.body?.cancel().catch(() => undefined);
-    if (!response.ok) throw new LockPlatformError(`HTTP ${response.status}`);
+    if (!response.ok) throw new LockPlatformError(`HTTP ${response.status}`, retryAfterMs(response));
   }
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { Clock } from '../../../common/time/clock.js';
 import { Scheduled } from '../../../common/jobs/job-scheduler.js';
+import { retryDelayAsked } from '../../../common/http/outbound.js';
 import { OutboxRounds } from '../../../common/jobs/outbox-rounds.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { CustomersService } from '../../customers/application/customers.service.js';
@@ -119,7 +120,7 @@ export class SmsDeliveryWorker implements OnModuleDestroy {
       this.logger.warn(`message ${m.id} (${m.kind}) rejected by the gateway: ${outcome.reason}`);
       return this.settled(this.messages.markClosed(m.id, leaseToken, MessageStatus.FAILED, customer.telephone, outcome.reason));
     }
-    const delay = retryDelayMs(m.attempts);
+    const delay = retryDelayAsked(retryDelayMs(m.attempts), outcome.retryAfterMs);
     this.logger.warn(`message ${m.id} (${m.kind}) not sent, attempt ${m.attempts}: ${outcome.reason}; retry in ${delay} ms`);
     await this.messages.markRetry(m.id, leaseToken, customer.telephone, outcome.reason, delay);
     return false;

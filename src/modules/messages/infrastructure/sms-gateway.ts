@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../../config/app-config.js';
-import { HttpPlatform } from '../../../common/http/outbound.js';
+import { HttpPlatform, retryAfterMs } from '../../../common/http/outbound.js';
 
 export interface OutgoingSms {
   /** E.164 */
@@ -10,9 +10,9 @@ export interface OutgoingSms {
 /**
  * What became of one send: SENT (the gateway took it; its id comes back in delivery reports),
  * REJECTED (final: the number or the message is refused, retrying cannot help), RETRY (the gateway
- * is down, slow or out of credit: try again later).
+ * is down, slow or out of credit: try again later; `retryAfterMs`: not before, as the gateway asked).
  */
-export type SendOutcome = { kind: 'SENT'; messageId: string; cost: string | null } | { kind: 'REJECTED'; reason: string } | { kind: 'RETRY'; reason: string };
+export type SendOutcome = { kind: 'SENT'; messageId: string; cost: string | null } | { kind: 'REJECTED'; reason: string } | { kind: 'RETRY'; reason: string; retryAfterMs?: number | null };
 
 /** The SMS gateway as this service uses it: another gateway is one more class. */
 export abstract class SmsGateway {
@@ -65,7 +65,7 @@ export class AfricasTalkingGateway extends HttpPlatform<AppConfig['sms']> implem
     }
     const body = await response.text().catch(() => '');
     // a bad key or username (401) would fail every message: wait for an operator to fix the settings instead
-    if (response.status >= 500 || response.status === 401 || response.status === 403 || response.status === 429) return { kind: 'RETRY', reason: `HTTP ${response.status}` };
+    if (response.status >= 500 || response.status === 401 || response.status === 403 || response.status === 429) return { kind: 'RETRY', reason: `HTTP ${response.status}`, retryAfterMs: retryAfterMs(response) };
     if (!response.ok) return { kind: 'REJECTED', reason: `HTTP ${response.status}: ${body.slice(0, 200)}` };
     let data: { Recipients?: AtRecipient[]; Message?: string } | undefined;
     try {
