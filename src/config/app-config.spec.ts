@@ -24,6 +24,9 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ APP_ENV: 'staging' }, 'APP_ENV'],
     [{ MOBILE_MONEY_API_URL: 'not a url' }, 'MOBILE_MONEY_API_URL'],
+    // each platform takes its key as a Bearer token (DESIGN parts 6 and 7): an address without it fails every call
+    [{ MOBILE_MONEY_API_URL: 'https://momo.example.com' }, 'MOBILE_MONEY_API_KEY'],
+    [{ DEVICE_LOCK_API_URL: 'https://lock.example.com' }, 'DEVICE_LOCK_API_KEY'],
     [{ BUSINESS_TIMEZONE: 'Mars/Olympus' }, 'BUSINESS_TIMEZONE'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],

@@ -250,6 +250,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (appEnv === 'production' && (!vars.JWT_SECRET || vars.JWT_SECRET.length < 32)) {
     throw new ConfigError('Invalid configuration: JWT_SECRET must be set to at least 32 characters when APP_ENV=production');
   }
+  // each platform takes its key as a Bearer token: an address without it would answer every call 401
+  for (const [url, key] of [['MOBILE_MONEY_API_URL', 'MOBILE_MONEY_API_KEY'], ['DEVICE_LOCK_API_URL', 'DEVICE_LOCK_API_KEY']] as const) {
+    if (vars[url] && !vars[key]) throw new ConfigError(`Invalid configuration: ${key} must be set with ${url}`);
+  }
   const sms = smsConfig(vars);
   const dataDir = resolve(vars.DATA_DIR ?? join(process.cwd(), '.data', appEnv));
   return {
