@@ -1,9 +1,11 @@
+import { jest } from '@jest/globals';
 import pg from 'pg';
 import { Role } from '../src/common/auth/role.js';
 import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { DealEvents } from '../src/modules/contracts/application/deal-events.js';
 import { MessagesService } from '../src/modules/messages/application/messages.service.js';
 import { SmsDeliveryWorker } from '../src/modules/messages/application/sms-delivery.worker.js';
+import { MessagesRepository } from '../src/modules/messages/infrastructure/messages.repository.js';
 import { SmsSimulator, startSmsSimulator } from '../tools/simulators/sms-simulator.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { expectLedgerConsistent } from './support/ledger.js';
@@ -334,6 +336,30 @@ describe('Customer messages by SMS', () => {
     await t.http.post('/finance/messages/send').set('x-access-token', operator).type('form').send(`customerid=${c.customerid}&text=hi`).expect(415);
     await report({ status: 'Success' }).expect(400);
     sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+  });
+
+  it('applies a report that overtook the record of its send, also when the send is recorded right after its first look', async () => {
+    const c = await registerCustomer(t, dealid);
+    sms.setCallbackUrl(null);
+    await settle();
+    sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+    const [sent] = await messagesOf(c.customerid);
+    const id = sent.gatewaymessageid!;
+    // as the worker has it between the gateway's answer and its record: PENDING, leased, no gateway id yet
+    await t.db.query(`UPDATE sms_messages SET status = 'PENDING', gateway_message_id = NULL, sent_at = NULL, lease_token = gen_random_uuid(), next_attempt_at = now() + interval '1 minute' WHERE id = $1`, [sent.messageid]);
+    const repository = t.app.get(MessagesRepository);
+    const inFlight = repository.sendInFlight.bind(repository);
+    // the worker records the send between the report's first look for the id and its look for a send in flight
+    const spy = jest.spyOn(repository, 'sendInFlight').mockImplementationOnce(async () => {
+      await repository.markSent(String(sent.messageid), c.telephone, id, null);
+      return inFlight();
+    });
+    try {
+      expect((await report({ id, status: 'Success' }).expect(200)).body.message).toBe('Message delivered.');
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await messagesOf(c.customerid))[0]).toMatchObject({ status: 'DELIVERED', gatewaymessageid: id });
   });
 
   it('takes a failed report whatever the length of its reason, and keeps the reason cut to fit', async () => {

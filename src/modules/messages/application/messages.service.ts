@@ -231,10 +231,13 @@ export class MessagesService implements OnModuleInit {
     const reason = final === MessageStatus.FAILED ? (report.failureReason || report.status) : null;
     let outcome = await this.messages.applyReport(report.id, final, reason);
     // A report can overtake the record of its own send (the gateway answered, the worker has not written
-    // the id yet): while a send is in flight, look again for up to 2 s before calling the id unknown.
-    for (let i = 0; outcome === 'UNKNOWN' && i < 20 && (await this.messages.sendInFlight()); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // the id yet): while a send is in flight, look again for up to 2 s before calling the id unknown. A
+    // send recorded between the look for the id and the look for a send in flight is looked for once more.
+    for (let i = 0; outcome === 'UNKNOWN' && i < 20; i++) {
+      const inFlight = await this.messages.sendInFlight();
+      if (inFlight) await new Promise((resolve) => setTimeout(resolve, 100));
       outcome = await this.messages.applyReport(report.id, final, reason);
+      if (!inFlight) break;
     }
     if (outcome === 'UNKNOWN') return { message: 'No message has this id: nothing changed.' };
     return { message: outcome === 'APPLIED' ? `Message ${final.toLowerCase()}.` : 'The message has its final status already: nothing changed.' };
