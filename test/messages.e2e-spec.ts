@@ -316,6 +316,17 @@ describe('Customer messages by SMS', () => {
     expect(sms.sentTo(c.telephone).map((m) => m.from)).toEqual(['PAYGCO']);
   });
 
+  it('keeps messages PENDING while SMS_API_URL points where no gateway answers (404), and sends them once it is fixed', async () => {
+    const misrouted = await startInstance({ now: new Date('2026-03-10T08:00:00Z'), env: smsEnv(`${sms.url}/version1`) });
+    const c = await registerCustomer(misrouted, dealid);
+    await misrouted.app.get(SmsDeliveryWorker).drain();
+    expect((await messagesOf(c.customerid)).map((m) => `${m.status}:${m.attempts}:${m.lasterror}:${m.failurereason}`)).toEqual(['PENDING:1:HTTP 404:null']);
+    // the instance with the right address sends it
+    await t.db.query(`UPDATE sms_messages SET next_attempt_at = now() WHERE customer_id = $1 AND status = 'PENDING'`, [c.customerid]);
+    await settle();
+    expect((await messagesOf(c.customerid)).map((m) => `${m.status}:${m.attempts}`)).toEqual(['DELIVERED:2']);
+  });
+
   it('takes delivery reports as forms or JSON behind the key; a wrong key or an unknown id changes nothing', async () => {
     const c = await registerCustomer(t, dealid);
     sms.setCallbackUrl(null);

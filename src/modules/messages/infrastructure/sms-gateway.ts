@@ -30,6 +30,14 @@ export abstract class SmsGateway {
  * 502 RejectedByGateway) are final: this number, or this message, is refused.
  */
 const TAKEN = new Set([100, 101, 102]);
+
+/**
+ * HTTP answers that say nothing against the message: a bad key or username (401, 403), or an address
+ * where no gateway takes messages (404, 405: SMS_API_URL), would fail every message alike, so they
+ * wait for an operator to fix the settings; a time-out (408), a conflict (409), too early (425) or too
+ * many (429) pass later. Other 4xx answers refuse this message; 5xx answers are retried.
+ */
+const WAIT = new Set([401, 403, 404, 405, 408, 409, 425, 429]);
 const RETRYABLE = new Set([401, 402, 405, 500, 501]);
 
 interface AtRecipient {
@@ -64,8 +72,7 @@ export class AfricasTalkingGateway extends HttpPlatform<AppConfig['sms']> implem
       return { kind: 'RETRY', reason: (error as Error).message };
     }
     const body = await response.text().catch(() => '');
-    // a bad key or username (401) would fail every message: wait for an operator to fix the settings instead
-    if (response.status >= 500 || response.status === 401 || response.status === 403 || response.status === 429) return { kind: 'RETRY', reason: `HTTP ${response.status}`, retryAfterMs: retryAfterMs(response) };
+    if (WAIT.has(response.status) || response.status >= 500) return { kind: 'RETRY', reason: `HTTP ${response.status}`, retryAfterMs: retryAfterMs(response) };
     if (!response.ok) return { kind: 'REJECTED', reason: `HTTP ${response.status}: ${body.slice(0, 200)}` };
     let data: { Recipients?: AtRecipient[]; Message?: string } | undefined;
     try {
