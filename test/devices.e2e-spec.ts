@@ -220,7 +220,7 @@ describe('Device locking, bonus days and repossession', () => {
     await pay(c.customerid, 45000);
     await worker.runOnce();
     const [unlock] = await commands(c.customerid);
-    expect(unlock).toMatchObject({ action: 'UNLOCK', status: 'PENDING', attempts: 1, lasterror: 'HTTP 429' });
+    expect(unlock).toMatchObject({ action: 'UNLOCK', status: 'PENDING', attempts: 1, lasterror: 'HTTP 429: failing on demand' });
     const wait = (new Date(unlock.nextattemptat).getTime() - Date.now()) / 1000;
     expect(wait).toBeGreaterThan(110);
     expect(wait).toBeLessThanOrEqual(121);
@@ -233,6 +233,19 @@ describe('Device locking, bonus days and repossession', () => {
     const [again] = await commands(c.customerid);
     expect(again).toMatchObject({ status: 'PENDING', attempts: 2, lasterror: 'HTTP 503' });
     expect(new Date(again.nextattemptat).getTime() - Date.now()).toBeGreaterThan(1000);
+  });
+
+  it('shows why the platform refuses a command, as it says it, while the command waits to be sent again', async () => {
+    const c = await registerCustomer(t, dealid);
+    lock.failNext(1, 422);
+    await pay(c.customerid, 45000);
+    await worker.runOnce();
+    expect((await commands(c.customerid))[0]).toMatchObject({ action: 'UNLOCK', status: 'PENDING', attempts: 1, lasterror: 'HTTP 422: failing on demand' });
+    const pending = (await t.http.get('/finance/device/commands?status=PENDING&limit=100').set('x-access-token', operator).expect(200)).body.items;
+    expect(pending.map((x: { customerid: number; lasterror: string }) => [x.customerid, x.lasterror])).toContainEqual([c.customerid, 'HTTP 422: failing on demand']);
+    await t.db.query(`UPDATE device_commands SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await worker.runOnce();
+    expect((await commands(c.customerid))[0]).toMatchObject({ status: 'DELIVERED', lasterror: null });
   });
 
   it('unlocks temporarily without touching the deal, and restores the real state when the time is up', async () => {

@@ -39,7 +39,26 @@ export class HttpLockPlatform extends HttpPlatform implements LockPlatform {
     }).catch((error: Error) => {
       throw new LockPlatformError(error.message);
     });
-    await response.body?.cancel().catch(() => undefined);
-    if (!response.ok) throw new LockPlatformError(`HTTP ${response.status}`, retryAfterMs(response));
+    if (response.ok || response.status >= 500) {
+      await response.body?.cancel().catch(() => undefined);
+      if (!response.ok) throw new LockPlatformError(`HTTP ${response.status}`, retryAfterMs(response));
+      return;
+    }
+    // a refusal (4xx) is retried like any failure (DESIGN part 7), with the platform's reason shown on the command
+    const reason = refusalReason(await response.text().catch(() => ''));
+    throw new LockPlatformError(reason ? `HTTP ${response.status}: ${reason}` : `HTTP ${response.status}`, retryAfterMs(response));
   }
+}
+
+/** What a refusal's body says: its `message` (or `error`) when it is JSON, else its text; one line of at most 200 characters. */
+function refusalReason(body: string): string {
+  let reason = body;
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown; error?: unknown } | null;
+    const said = parsed?.message ?? parsed?.error;
+    if (typeof said === 'string') reason = said;
+  } catch {
+    // not JSON: the text as it came
+  }
+  return reason.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
