@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   console.log(`mobile-money provider simulator: ${provider.url}  → MOBILE_MONEY_API_URL=${provider.url} MOBILE_MONEY_API_KEY=${providerKey}`);
   console.log(`  add a transaction: curl -X POST ${provider.url}/_control/transactions -H 'content-type: application/json' -d '{"id":"TX1","amount":45000,"tag":"PAYG-1","status":"SUCCESS"}'`);
   console.log(`device-lock platform simulator:  ${lock.url}  → DEVICE_LOCK_API_URL=${lock.url} DEVICE_LOCK_API_KEY=${lockKey}`);
-  console.log(`  see devices: curl ${lock.url}/_control/state   fail for a while: curl -X POST ${lock.url}/_control/down -d '{"down":true}'`);
+  console.log(`  see devices: curl ${lock.url}/_control/state   fail for a while: curl -X POST ${lock.url}/_control/down -H 'content-type: application/json' -d '{"down":true}'`);
   const smsKey = process.env.SMS_SIM_KEY ?? 'sim-key';
   const callbackKey = process.env.SMS_SIM_CALLBACK_KEY ?? 'sim-callback-key-0123456789';
   const service = process.env.SMS_SIM_SERVICE_URL ?? 'http://127.0.0.1:3000';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const sms = await startSmsSimulator({ port: Number(process.env.SMS_SIM_PORT ?? 4030), apiKey: smsKey, username: 'sandbox', callbackUrl: `${service}/sms/delivery-reports?key=${callbackKey}`, failRate: 0.1 });
   sms.setReportDelay(500, 5, 5000);
   console.log(`SMS gateway simulator (Africa's Talking API): ${sms.url}  → SMS_API_URL=${sms.url} SMS_USERNAME=sandbox SMS_API_KEY=${smsKey} SMS_CALLBACK_KEY=${callbackKey}`);
-  console.log(`  delivery reports go to ${service}/sms/delivery-reports   see messages: curl ${sms.url}/_control/state   reject a number: curl -X POST ${sms.url}/_control/reject -d '{"number":"+256772555001"}'`);
+  console.log(`  delivery reports go to ${service}/sms/delivery-reports   see messages: curl ${sms.url}/_control/state   reject a number: curl -X POST ${sms.url}/_control/reject -H 'content-type: application/json' -d '{"number":"+256772555001"}'`);
   const stop = async () => {
     await Promise.all([provider.close(), lock.close(), sms.close()]);
     process.exit(0);
