@@ -243,6 +243,11 @@ describe('Device locking, bonus days and repossession', () => {
     expect((await commands(c.customerid))[0]).toMatchObject({ action: 'UNLOCK', status: 'PENDING', attempts: 1, lasterror: 'HTTP 422: failing on demand' });
     const pending = (await t.http.get('/finance/device/commands?status=PENDING&limit=100').set('x-access-token', operator).expect(200)).body.items;
     expect(pending.map((x: { customerid: number; lasterror: string }) => [x.customerid, x.lasterror])).toContainEqual([c.customerid, 'HTTP 422: failing on demand']);
+    // a reason PostgreSQL could not store (a NUL) or spread over lines is kept as one line of text
+    lock.failNext(1, 400, undefined, 'bad\u0000device\nline two\u202e');
+    await t.db.query(`UPDATE device_commands SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
+    await worker.runOnce();
+    expect((await commands(c.customerid))[0]).toMatchObject({ status: 'PENDING', attempts: 2, lasterror: 'HTTP 400: bad device line two' });
     await t.db.query(`UPDATE device_commands SET next_attempt_at = now() WHERE customer_id = $1`, [c.customerid]);
     await worker.runOnce();
     expect((await commands(c.customerid))[0]).toMatchObject({ status: 'DELIVERED', lasterror: null });

@@ -27,8 +27,8 @@ export interface LockSimulator {
   /** Commands being handled right now. */
   inFlightCount(): number;
   setDown(down: boolean): void;
-  /** the next n commands answered `status` (503 by default), with Retry-After: `retryAfter` seconds when given */
-  failNext(n: number, status?: number, retryAfter?: number): void;
+  /** the next n commands answered `status` (503 by default) with `message`, and Retry-After: `retryAfter` seconds when given */
+  failNext(n: number, status?: number, retryAfter?: number, message?: string): void;
   setDelay(ms: number): void;
   reset(): void;
   close(): Promise<void>;
@@ -47,6 +47,7 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
   let failures = 0;
   let failStatus = 503;
   let failRetryAfter: number | undefined;
+  let failMessage = 'failing on demand';
   let delay = 0;
   const sim = {
     commands,
@@ -55,10 +56,11 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
     inFlightCount: () => inFlight.size,
     received: (id: string) => seen.get(id) ?? 0,
     setDown: (value: boolean) => void (down = value),
-    failNext(n: number, status = 503, retryAfter?: number) {
+    failNext(n: number, status = 503, retryAfter?: number, message = 'failing on demand') {
       failures = n;
       failStatus = status;
       failRetryAfter = retryAfter;
+      failMessage = message;
     },
     setDelay: (ms: number) => void (delay = ms),
     reset() {
@@ -101,7 +103,7 @@ export async function startLockSimulator(opts: { port?: number; apiKey?: string;
     if (down) return [503, { message: 'platform down' }];
     if (failures > 0) {
       failures--;
-      return failRetryAfter === undefined ? [failStatus, { message: 'failing on demand' }] : [failStatus, { message: 'failing on demand' }, { 'retry-after': String(failRetryAfter) }];
+      return failRetryAfter === undefined ? [failStatus, { message: failMessage }] : [failStatus, { message: failMessage }, { 'retry-after': String(failRetryAfter) }];
     }
     if (req.method !== 'POST' || url.pathname !== '/commands') return [404, { message: 'not found' }];
     const c = body as Partial<LockCommand> | undefined;

@@ -22,6 +22,15 @@ const freeTextForbidden = new RegExp(`[${FREE_TEXT_FORBIDDEN}]`);
 export const hasOneLineForbidden = (text: string): boolean => oneLineForbidden.test(text);
 export const hasFreeTextForbidden = (text: string): boolean => freeTextForbidden.test(text);
 
+const oneLineRuns = new RegExp(`[${ONE_LINE_FORBIDDEN}\\s]+`, 'g');
+
+/**
+ * Text another system sent (a platform's reason for refusing) as one line this service can store and
+ * show: control characters (NUL, which PostgreSQL refuses in text, included), line breaks and
+ * direction overrides become single spaces.
+ */
+export const asOneLine = (text: string): string => text.replace(oneLineRuns, ' ').trim();
+
 const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
 
 /**

@@ -1,4 +1,5 @@
 import { HttpPlatform, retryAfterMs } from '../../../common/http/outbound.js';
+import { asOneLine, cutText } from '../../../common/identifiers/characters.js';
 import { DeviceAction } from '../domain/device-command.js';
 
 export interface PlatformCommand {
@@ -50,7 +51,7 @@ export class HttpLockPlatform extends HttpPlatform implements LockPlatform {
   }
 }
 
-/** What a refusal's body says: its `message` (or `error`) when it is JSON, else its text; one line of at most 200 characters. */
+/** What a refusal's body says: its `message` (or `error`) when it is JSON, else its text; one line of at most 200 characters (asOneLine). */
 function refusalReason(body: string): string {
   let reason = body;
   try {
@@ -60,5 +61,5 @@ function refusalReason(body: string): string {
   } catch {
     // not JSON: the text as it came
   }
-  return reason.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return cutText(asOneLine(reason), 200);
 }
