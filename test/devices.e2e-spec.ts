@@ -412,6 +412,16 @@ describe('Device locking, bonus days and repossession', () => {
     await post('/finance/device/lock-update', { customerid: a.customerid, payg: '!', serialnumber: '' }).expect(400);
   });
 
+  it('sends the device details lock-update stored with the commands not delivered yet', async () => {
+    const c = await registerCustomer(t, dealid);
+    await pay(c.customerid, 45000); // UNLOCK queued with the code given at registration and no serial number
+    await post('/finance/device/lock-update', { customerid: c.customerid, payg: `FINAL-${c.customerid}`, serialnumber: `SN-FINAL-${c.customerid}` }).expect(200);
+    await worker.drain();
+    const sent = lock.commands.filter((x) => x.imei === c.imei).map(({ action, payg, serialnumber }) => ({ action, payg, serialnumber }));
+    // a platform that knows the device by its final code or serial number would refuse the old ones, and hold up every later command
+    expect(sent).toEqual([{ action: 'UNLOCK', payg: `FINAL-${c.customerid}`, serialnumber: `SN-FINAL-${c.customerid}` }]);
+  });
+
   it('repossesses once: everything REPOSSESSED, PERMANENT_LOCK queued, later payments unlock nothing', async () => {
     const c = await registerCustomer(t, dealid);
     const res = await post('/finance/contracts/repossess', { customerid: c.customerid, reason: 'No payment for 90 days' }).expect(200);

@@ -639,7 +639,7 @@ export interface paths {
         put?: never;
         /**
          * Store the final PAYG code and serial number after the platform confirmed a lock
-         * @description A PAYG code another customer holds is 409. Unmatched mobile-money payments waiting with this code are credited in the same transaction.
+         * @description A PAYG code another customer holds is 409. The customer’s device commands not delivered yet are sent with the new details. Unmatched mobile-money payments waiting with this code are credited in the same transaction.
          *
          *     Roles: ADMIN, OPERATOR.
          */

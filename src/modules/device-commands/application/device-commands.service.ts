@@ -60,6 +60,11 @@ export class DeviceCommandsService {
     return this.commands.insertMany(em, commands);
   }
 
+  /** After lock-update: the commands still waiting name the device as it is now known. */
+  refreshDeviceDetails(em: EntityManager, customerId: number, payg: string, serialnumber: string): Promise<void> {
+    return this.commands.refreshDeviceDetails(em, customerId, payg, serialnumber);
+  }
+
   /** A new temporary unlock settles earlier ones: only the newest one's end restores the device. */
   async enqueueTempUnlock(em: EntityManager, command: NewCommand): Promise<CommandView> {
     await this.commands.settleTempUnlocks(em, command.device.customerId);

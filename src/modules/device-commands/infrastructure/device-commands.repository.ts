@@ -141,6 +141,18 @@ export class DeviceCommandsRepository {
     return hours;
   }
 
+  /**
+   * The customer's commands not delivered yet carry the device details stored now. One a delivery round
+   * is sending at this moment (locked) goes out as it was; if it must be sent again, it keeps them.
+   */
+  async refreshDeviceDetails(em: EntityManager, customerId: number, payg: string, serialnumber: string): Promise<void> {
+    await em.query(
+      `UPDATE device_commands SET payg = $2, serialnumber = $3
+       WHERE id IN (SELECT id FROM device_commands WHERE customer_id = $1 AND status = 'PENDING' FOR UPDATE SKIP LOCKED)`,
+      [customerId, payg, serialnumber],
+    );
+  }
+
   /** Earlier temporary unlocks of a device are settled by a newer one. */
   async settleTempUnlocks(em: EntityManager, customerId: number): Promise<void> {
     await em.query(`UPDATE device_commands SET restored_at = now() WHERE customer_id = $1 AND action = 'TEMP_UNLOCK' AND restored_at IS NULL`, [customerId]);

@@ -18,12 +18,14 @@ export class DevicesService {
   ) {}
 
   /**
-   * After the platform confirms a lock: the final PAYG code and serial number are stored, and
-   * payments that arrived for that code before anyone had it are credited, in the same transaction.
+   * After the platform confirms a lock: the final PAYG code and serial number are stored, the commands
+   * not delivered yet carry them, and payments that arrived for that code before anyone had it are
+   * credited, in the same transaction.
    */
   async lockUpdate(customerId: number, payg: string, serialnumber: string) {
     const applied = await this.dataSource.transaction(async (em) => {
       await this.customers.setDevice(em, customerId, payg, serialnumber);
+      await this.commands.refreshDeviceDetails(em, customerId, payg, serialnumber);
       return this.mobileMoney.applyMatchable(em, payg);
     });
     return { message: 'Device details stored.', customerid: customerId, payg, serialnumber, appliedpayments: applied };
