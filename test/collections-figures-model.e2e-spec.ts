@@ -295,10 +295,10 @@ describe(`Collections and portfolio figures through business days in ${TZ}`, () 
       await fc.assert(
         fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: 'large' }), async (cmds) => {
           const wrapped = [...cmds].map((cmd) => ({
-            check: () => cmd.check(),
-            run: async () => {
+            check: (model: object) => cmd.check(model),
+            run: async (model: object, real: object) => {
               if (process.env.PAYG_FIGURES_TRACE) console.log(`${t.clock.now().toISOString()} ${today()} ${cmd.toString()}`);
-              await cmd.run();
+              await cmd.run(model, real);
               await check();
             },
             toString: () => cmd.toString(),

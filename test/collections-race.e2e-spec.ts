@@ -4,6 +4,7 @@ import { CollectionsService } from '../src/modules/collections/application/colle
 import { ContractJobs } from '../src/modules/contracts/application/contract-jobs.js';
 import { seedOverdueDeals } from './support/faults.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
+import { lockWaits } from './support/lock-waits.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /**
@@ -29,9 +30,7 @@ describe('Collections generation while payments bring overdue deals up to date',
     await t.close();
   });
 
-  // read outside the blocker's transaction: within one, pg_stat_activity keeps showing what it showed first
-  const waiting = async () =>
-    ((await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as Array<{ n: number }>)[0].n;
+  const waiting = () => lockWaits(t);
   const until = async (what: string, done: () => Promise<boolean>) => {
     for (const deadline = Date.now() + 20_000; !(await done()); await new Promise((r) => setTimeout(r, 20))) {
       if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);

@@ -4,6 +4,7 @@ import { ContractJobs } from '../src/modules/contracts/application/contract-jobs
 import { DeliveryWorker } from '../src/modules/device-commands/application/delivery.worker.js';
 import { LockSimulator, startLockSimulator } from '../tools/simulators/lock-simulator.js';
 import { createDeal, registerCustomer, registrationBody, uniqueTelephone } from './support/fixtures.js';
+import { meetAtCommands } from './support/lock-waits.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /**
@@ -35,25 +36,7 @@ describe('A closed contract and a new registration of its device at the same mom
   });
 
   const post = (path: string, body: object) => t.http.post(path).set('x-access-token', operator).send(body).then((r) => r);
-  // read outside the blocker's transaction: within one, pg_stat_activity keeps showing what it showed first
-  const waiting = async () =>
-    ((await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as Array<{ n: number }>)[0].n;
-  const untilWaiting = async (n: number) => {
-    for (const deadline = Date.now() + 10_000; (await waiting()) < n; await new Promise((r) => setTimeout(r, 20))) {
-      if (Date.now() > deadline) throw new Error(`${n} transactions never waited`);
-    }
-  };
-  /** Runs `first`, lets it reach its command, then `second`, and lets both go on once both wait. */
-  async function meet<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
-    await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE device_commands IN SHARE MODE'); // an INSERT waits, the worker's reads do not
-    const a = first();
-    await untilWaiting(1);
-    const b = second();
-    await untilWaiting(2);
-    await blocker.query('COMMIT');
-    return Promise.all([a, b]);
-  }
+  const meet = <A, B>(first: () => Promise<A>, second: () => Promise<B>) => meetAtCommands(t, blocker, first, second);
   const commandsOn = async (imei: string) =>
     (await t.db.query(`SELECT customer_id, action FROM device_commands WHERE imei = $1 ORDER BY id`, [imei])) as Array<{ customer_id: number; action: string }>;
 

@@ -4,6 +4,7 @@ import { ContractJobs } from '../src/modules/contracts/application/contract-jobs
 import { DeliveryWorker } from '../src/modules/device-commands/application/delivery.worker.js';
 import { LockSimulator, startLockSimulator } from '../tools/simulators/lock-simulator.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
+import { meetAtCommands } from './support/lock-waits.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /**
@@ -36,25 +37,7 @@ describe('A payment arriving while an operator’s temporary unlock is being wri
   });
 
   const post = (path: string, body: object, token = operator) => t.http.post(path).set('x-access-token', token).send(body).then((r) => r);
-  // read outside the blocker's transaction: within one, pg_stat_activity keeps showing what it showed first
-  const waiting = async () =>
-    ((await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as Array<{ n: number }>)[0].n;
-  const untilWaiting = async (n: number) => {
-    for (const deadline = Date.now() + 10_000; (await waiting()) < n; await new Promise((r) => setTimeout(r, 20))) {
-      if (Date.now() > deadline) throw new Error(`${n} transactions never waited`);
-    }
-  };
-  /** Runs `first`, lets it reach its command (the deal locked), then `second`, and lets both go on once both wait. */
-  async function meet<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
-    await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE device_commands IN SHARE MODE');
-    const a = first();
-    await untilWaiting(1);
-    const b = second();
-    await untilWaiting(2);
-    await blocker.query('COMMIT');
-    return Promise.all([a, b]);
-  }
+  const meet = <A, B>(first: () => Promise<A>, second: () => Promise<B>) => meetAtCommands(t, blocker, first, second);
   const actions = async (customerid: number) =>
     ((await t.db.query(`SELECT action, nextpaymentdate::text AS date FROM device_commands WHERE customer_id = $1 ORDER BY id`, [customerid])) as Array<{ action: string; date: string }>).map(
       (c) => `${c.action}:${c.date}`,
@@ -65,7 +48,6 @@ describe('A payment arriving while an operator’s temporary unlock is being wri
     ['a mobile-money callback', (customerid: number, payg: string) => post('/finance/amlogs/callback', { transaction: { id: `MM-RACE-${customerid}`, amount: 1500, tag: payg } }, provider)],
   ])('%s that buys one day leaves the unlock its 72 hours', async (_what, pay) => {
     const c = await registerCustomer(t, dealid); // paid up to 2026-03-10: LOCKED
-    await t.app.get(DeliveryWorker).drain(); // its LOCK delivered: nothing else writes commands while the two meet
     const [unlocked, paid] = await meet(
       () => post('/finance/device/unlock-temp', { customerid: c.customerid, hours: 72 }), // until 2026-03-13T08:00
       () => pay(c.customerid, c.payg),
