@@ -389,6 +389,18 @@ describe('Customer messages by SMS', () => {
     sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=${CALLBACK_KEY}`);
   });
 
+  it('takes a failed report whose reason holds line breaks or control characters, and keeps the reason as one line', async () => {
+    const c = await registerCustomer(t, dealid);
+    sms.setCallbackUrl(null);
+    await settle();
+    const [sent] = await messagesOf(c.customerid);
+    expect(sent.status).toBe('SENT');
+    expect((await report({ id: sent.gatewaymessageid!, status: 'Rejected', failureReason: 'Rejected by operator:\r\n\tblacklisted\u0000' }).expect(200)).body.message).toBe('Message failed.');
+    const [failed] = await messagesOf(c.customerid);
+    expect(failed).toMatchObject({ status: 'FAILED', failurereason: 'Rejected by operator: blacklisted' });
+    sms.setCallbackUrl(`${t.baseUrl}/sms/delivery-reports?key=${CALLBACK_KEY}`);
+  });
+
   it('keeps messages PENDING while no gateway is configured and says so on /health; a receipt is worded in the customer’s language when sent', async () => {
     // a second instance on the same database, without the gateway's settings
     const bare = await startInstance({ now: new Date('2026-03-10T08:00:00Z') });

@@ -1920,7 +1920,7 @@ export interface components {
         };
         DeliveryReportRequest: {
             /**
-             * @description With Failed or Rejected: why (kept to its first 255 characters).
+             * @description With Failed or Rejected: why (kept as one line, line breaks and control characters made spaces, to its first 255 characters).
              * @example UserInBlacklist
              */
             failureReason?: string;

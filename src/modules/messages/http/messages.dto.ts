@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsBoolean } from 'class-validator';
 import { CustomerIdParam, CustomerIdRequest } from '../../../common/http/customer-request.js';
 import { PageQuery } from '../../../common/http/pagination.js';
+import { asOneLine } from '../../../common/identifiers/characters.js';
 import { IgnoreUnknownFields } from '../../../common/validation/validation.pipe.js';
 import { EnumField, IdentifierField, QueryIdField, TextField } from '../../../common/validation/fields.js';
 import { MESSAGE_STATUSES, MessageStatus } from '../domain/message.js';
@@ -72,8 +74,9 @@ export class DeliveryReportRequest {
   @IdentifierField({ max: 40, example: 'Success', description: 'Success (delivered), Failed or Rejected (final failures); Sent, Submitted and Buffered change nothing.' })
   status: string;
 
-  // a webhook: a report refused for its reason's length would be posted again and again, the message left SENT
-  @IdentifierField({ max: 1000, optional: true, allowEmpty: true, example: 'UserInBlacklist', description: 'With Failed or Rejected: why (kept to its first 255 characters).' })
+  // a webhook: a report refused for its reason's length or characters would be posted again and again, the message left SENT
+  @IdentifierField({ max: 1000, optional: true, allowEmpty: true, example: 'UserInBlacklist', description: 'With Failed or Rejected: why (kept as one line, line breaks and control characters made spaces, to its first 255 characters).' })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? asOneLine(value) : value))
   failureReason?: string;
 }
 
