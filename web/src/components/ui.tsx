@@ -2,6 +2,7 @@ import { Alert, Badge, Card, Center, Group, Loader, type NumberInputProps, Pagin
 import type { UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
@@ -39,13 +40,22 @@ export const PAGE_SIZE = 20;
  */
 export const NUMBER_INPUT: Pick<NumberInputProps, 'thousandSeparator' | 'allowedDecimalSeparators'> = { thousandSeparator: ',', allowedDecimalSeparators: ['.'] };
 
-export function Pager({ total, page, onChange, limit = PAGE_SIZE }: { total: number; page: number; onChange: (page: number) => void; limit?: number }) {
+/**
+ * The list's count and its pages. `total` is the answer's (undefined until one came): a page past the
+ * last (a bookmark, or the last row of the last page assigned or resolved) moves to the last page,
+ * rather than showing "nothing here" above a count of records with no page to reach them.
+ */
+export function Pager({ total, page, onChange, limit = PAGE_SIZE }: { total: number | undefined; page: number; onChange: (page: number) => void; limit?: number }) {
   const { t } = useTranslation();
-  const pages = Math.max(1, Math.ceil(total / limit));
+  const pages = Math.max(1, Math.ceil((total ?? 0) / limit));
+  const past = total !== undefined && page > pages;
+  useEffect(() => {
+    if (past) onChange(pages);
+  }, [past, pages]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <Group justify="space-between" mt="sm">
       <Text size="sm" c="dimmed">
-        {t('common.total', { count: total })}
+        {t('common.total', { count: total ?? 0 })}
       </Text>
       {pages > 1 && (
         <Pagination

@@ -129,7 +129,7 @@ export default function CollectionsPage() {
           c.notes ?? '—',
         ])}
       />
-      <Pager total={calls.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={calls.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </Stack>
   );
 }

@@ -56,7 +56,7 @@ export default function CustomersPage() {
           fmt.date(c.deal.nextpaymentdate),
         ])}
       />
-      <Pager total={customers.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={customers.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </>
   );
 }

@@ -62,7 +62,7 @@ export default function DealsPage() {
           ) : null,
         ])}
       />
-      <Pager total={deals.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={deals.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </Stack>
   );
 }

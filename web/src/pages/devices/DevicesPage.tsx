@@ -58,7 +58,7 @@ export default function DevicesPage() {
           k.reason,
         ])}
       />
-      <Pager total={commands.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={commands.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </Stack>
   );
 }

@@ -28,7 +28,7 @@ export default function FeedbackPage() {
           f.message,
         ])}
       />
-      <Pager total={feedback.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={feedback.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </Stack>
   );
 }

@@ -47,7 +47,7 @@ export default function HistoryPage() {
           h.status,
         ])}
       />
-      <Pager total={log.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={log.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </Stack>
   );
 }

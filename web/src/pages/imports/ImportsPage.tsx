@@ -138,7 +138,7 @@ export default function ImportsPage() {
           head={[t('imports.created'), t('imports.filename'), t('imports.kind'), t('imports.mode'), t('imports.status'), t('imports.rows'), t('imports.applied'), t('imports.progress')]}
           rows={(imports.data?.items ?? []).map((i) => [fmt.time(i.createdat), i.filename, i.kind, i.mode, <ImportStatus key={i.importid} item={i} />, i.rows, i.applied, <ImportProgress key={i.importid} item={i} />])}
         />
-        <Pager total={imports.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+        <Pager total={imports.data?.total} page={page} onChange={(p) => set({ page: p })} />
       </Section>
     </Stack>
   );

@@ -50,7 +50,7 @@ export default function InventoryPage() {
         head={[t('inventory.itemname'), t('inventory.quantity'), t('inventory.unitcost'), t('inventory.supplier'), t('inventory.created')]}
         rows={(items.data?.items ?? []).map((i) => [i.itemname, i.quantity, fmt.money(i.unitcost), i.supplier, fmt.time(i.createdat)])}
       />
-      <Pager total={items.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={items.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </Stack>
   );
 }

@@ -35,7 +35,7 @@ export default function MessagesPage() {
       </Group>
       <ErrorNote error={messages.error} />
       <MessagesTable items={messages.data?.items ?? []} withCustomer />
-      <Pager total={messages.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={messages.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </Stack>
   );
 }

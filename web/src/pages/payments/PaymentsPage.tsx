@@ -181,7 +181,7 @@ export default function PaymentsPage() {
             ])}
           />
         </div>
-        <Pager total={unmatched.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+        <Pager total={unmatched.data?.total} page={page} onChange={(p) => set({ page: p })} />
       </Section>
       {assigning && <AssignDialog item={assigning} onClose={closeAssign} />}
       <Reconcile />

@@ -75,7 +75,7 @@ export default function UsersPage() {
           </Group>,
         ])}
       />
-      <Pager total={users.data?.total ?? 0} page={page} onChange={(p) => set({ page: p })} />
+      <Pager total={users.data?.total} page={page} onChange={(p) => set({ page: p })} />
     </Stack>
   );
 }
