@@ -22,4 +22,15 @@ describe('web client: lists and failed reads', () => {
     expect(await page.getByText('Nothing here yet.').count()).toBe(0);
     expect(new URL(page.url()).searchParams.get('page')).toBe('1');
   });
+
+  it('says so on the dashboard when the customer counts or the call counts cannot be read', async () => {
+    const { page } = await w.open();
+    await page.route('**/finance/customers/status-summary', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Customer counts are unavailable.' }) }));
+    await page.route('**/finance/collections/stats', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Call counts are unavailable.' }) }));
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    await page.goto('/dashboard');
+    await page.getByText('PAR30').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Customer counts are unavailable.' }).waitFor();
+    await page.getByRole('region', { name: 'Calls by state' }).getByRole('alert').filter({ hasText: 'Call counts are unavailable.' }).waitFor();
+  });
 });

@@ -48,7 +48,9 @@ export default function DashboardPage() {
       <Group>
         <ExportButton file="portfolio.csv" />
       </Group>
-      <ErrorNote error={portfolio.error ?? perDay.error} />
+      {/* each read says when it failed, where its figures or chart would be: a blank is not "nothing" */}
+      <ErrorNote error={portfolio.error} />
+      <ErrorNote error={customers.error} />
       {p && (
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
           <Figure label={t('dashboard.par30')} value={formatPercent(p.par30)} hint={fmt.money(p.par30balance)} />
@@ -67,6 +69,7 @@ export default function DashboardPage() {
         </SimpleGrid>
       )}
       <Section title={t('dashboard.paymentsPerDay')}>
+        <ErrorNote error={perDay.error} />
         {perDay.data && (
           <BarChart
             h={240}
@@ -82,7 +85,10 @@ export default function DashboardPage() {
       </Section>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Section title={t('dashboard.dealsByStatus')}>{p && <DonutChart data={slices(p.dealsbystatus)} withLabels withLabelsLine={false} mx="auto" />}</Section>
-        <Section title={t('dashboard.callsByState')}>{calls.data && <DonutChart data={slices(calls.data)} withLabels withLabelsLine={false} mx="auto" />}</Section>
+        <Section title={t('dashboard.callsByState')}>
+          <ErrorNote error={calls.error} />
+          {calls.data && <DonutChart data={slices(calls.data)} withLabels withLabelsLine={false} mx="auto" />}
+        </Section>
       </SimpleGrid>
     </Stack>
   );
