@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
+import jwt from 'jsonwebtoken';
 import { Role } from '../src/common/auth/role.js';
 import { startWebJourney, type WebJourney } from './support/browser.js';
-import { ADMIN } from './support/test-app.js';
+import { ADMIN, TEST_JWT_SECRET } from './support/test-app.js';
 
-/** Lists past their last page, and every part of a page saying when its read failed. */
+/** Lists past their last page, every part of a page saying when its read failed, and a form outliving its session. */
 describe('web client: lists and failed reads', () => {
   let w: WebJourney;
   beforeAll(async () => {
@@ -32,5 +33,72 @@ describe('web client: lists and failed reads', () => {
     await page.getByText('PAR30').waitFor();
     await page.getByRole('alert').filter({ hasText: 'Customer counts are unavailable.' }).waitFor();
     await page.getByRole('region', { name: 'Calls by state' }).getByRole('alert').filter({ hasText: 'Call counts are unavailable.' }).waitFor();
+  });
+
+  it('keeps what was typed in a dialog when the session expires as it is sent, for the same person signing in again', async () => {
+    const operator = await w.t.user(Role.OPERATOR, 'draftkeeper');
+    const { page } = await w.open();
+    await w.signIn(page, operator.username, operator.password);
+    await page.goto('/inventory');
+    await page.getByRole('button', { name: 'Add item' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Item name').fill('Solar panel 80W, batch 7');
+    await dialog.getByLabel('Quantity').fill('12');
+    await dialog.getByLabel('Unit cost').fill('185,000.50');
+    await dialog.getByLabel('Supplier').fill('Sunrise Traders Kampala');
+    // the token runs out while the operator types
+    const expired = jwt.sign({ sub: operator.id, username: operator.username, role: 'OPERATOR', env: 'uat', ver: 1, exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET, { algorithm: 'HS256', issuer: 'payg-uat' });
+    await page.evaluate((token) => {
+      const session = JSON.parse(localStorage.getItem('payg.session')!);
+      localStorage.setItem('payg.session', JSON.stringify({ ...session, accessToken: token }));
+    }, expired);
+    await dialog.getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Unauthorized! Access Token was expired!' }).first().waitFor();
+    await page.getByLabel('Username', { exact: true }).fill(operator.username);
+    await page.getByLabel('Password', { exact: true }).fill(operator.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor();
+    // the dialog is back as it was, not sent: one press of its button adds the item
+    const back = page.getByRole('dialog', { name: 'Add item' });
+    expect(await back.getByLabel('Item name').inputValue()).toBe('Solar panel 80W, batch 7');
+    expect(await back.getByLabel('Quantity').inputValue()).toBe('12');
+    expect(await back.getByLabel('Unit cost').inputValue()).toMatch(/^185,000\.50?$/);
+    expect(await back.getByLabel('Supplier').inputValue()).toBe('Sunrise Traders Kampala');
+    expect((await w.t.db.query(`SELECT count(*)::int AS n FROM inventory_items WHERE itemname = 'Solar panel 80W, batch 7'`))[0].n).toBe(0);
+    await back.getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('cell', { name: 'Solar panel 80W, batch 7' }).waitFor();
+    const [row] = await w.t.db.query(`SELECT count(*)::int AS n, min(unitcost)::text AS cost FROM inventory_items WHERE itemname = 'Solar panel 80W, batch 7'`);
+    expect(row).toEqual({ n: 1, cost: '185000.50' });
+    // used once: a reload does not open it again
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor();
+    await page.getByRole('cell', { name: 'Solar panel 80W, batch 7' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('does not hand what one person typed to another who signs in after the session expired', async () => {
+    const first = await w.t.user(Role.OPERATOR, 'draftfirst');
+    const second = await w.t.user(Role.OPERATOR, 'draftsecond');
+    const { page } = await w.open();
+    await w.signIn(page, first.username, first.password);
+    await page.goto('/inventory');
+    await page.getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('dialog').getByLabel('Item name').fill('Private draft');
+    await page.getByRole('dialog').getByLabel('Quantity').fill('1');
+    await page.getByRole('dialog').getByLabel('Unit cost').fill('1');
+    await page.getByRole('dialog').getByLabel('Supplier').fill('Someone');
+    await page.evaluate(() => {
+      const session = JSON.parse(localStorage.getItem('payg.session')!);
+      localStorage.setItem('payg.session', JSON.stringify({ ...session, accessToken: 'not-a-token' }));
+    });
+    await page.getByRole('dialog').getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Username', { exact: true }).fill(second.username);
+    await page.getByLabel('Password', { exact: true }).fill(second.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor();
+    await page.getByText(/records?$/).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('Private draft');
   });
 });

@@ -11,6 +11,8 @@ export interface Session {
 const KEY = 'payg.session';
 /** Why the last session ended, until someone signs in: the sign-in page says it however it was reached. */
 const NOTICE = 'payg.session-ended';
+/** A dialog's values sent with a token the service refused, for the same person once signed in again (this tab only). */
+const DRAFT = 'payg.draft';
 let expiredHandler: (message: string) => void = () => undefined;
 
 /** The signed-in user, kept in this browser's storage (never in a URL). */
@@ -26,6 +28,8 @@ export function currentSession(): Session | null {
 export function saveSession(session: Session): void {
   localStorage.setItem(KEY, JSON.stringify(session));
   sessionStorage.removeItem(NOTICE);
+  // what one person typed is not shown to another signing in at this screen
+  if (readDraft()?.username !== session.username) sessionStorage.removeItem(DRAFT);
 }
 
 export function clearSession(): void {
@@ -46,6 +50,7 @@ export function signOut(): void {
   const session = currentSession();
   clearSession();
   sessionStorage.removeItem(NOTICE);
+  sessionStorage.removeItem(DRAFT);
   if (session) void fetch('/api/auth/signout', { method: 'POST', keepalive: true, headers: { 'x-access-token': session.accessToken } }).catch(() => undefined);
 }
 
@@ -58,4 +63,38 @@ export function sessionExpired(message: string): void {
 /** The service's message from when the session was refused (expired, password changed, user disabled), if it was. */
 export function sessionEndedNotice(): string | null {
   return sessionStorage.getItem(NOTICE);
+}
+
+interface Draft {
+  key: string;
+  username: string;
+  values: Record<string, unknown>;
+}
+
+function readDraft(): Draft | null {
+  try {
+    const raw = sessionStorage.getItem(DRAFT);
+    return raw ? (JSON.parse(raw) as Draft) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a dialog's values while they are sent: a session that expires as they go does not lose what was typed. */
+export function keepDraft(key: string, values: Record<string, unknown>): void {
+  const username = currentSession()?.username;
+  if (username) sessionStorage.setItem(DRAFT, JSON.stringify({ key, username, values }));
+}
+
+/** The request was answered (done, or refused for another reason than the session): nothing to bring back. */
+export function dropDraft(key: string): void {
+  if (readDraft()?.key === key) sessionStorage.removeItem(DRAFT);
+}
+
+/** The values kept for the dialog `key`, once, if the person signed in now is the one who typed them. */
+export function takeDraft(key: string): Record<string, unknown> | null {
+  const draft = readDraft();
+  if (!draft || draft.key !== key || draft.username !== currentSession()?.username) return null;
+  sessionStorage.removeItem(DRAFT);
+  return draft.values;
 }

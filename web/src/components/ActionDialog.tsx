@@ -1,8 +1,11 @@
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { ApiError } from '../api/client';
+import { dropDraft, keepDraft, takeDraft } from '../api/session';
 import { compact, requiredErrors } from '../forms';
 import { NUMBER_INPUT, useAction } from './ui';
 
@@ -19,7 +22,8 @@ export interface Field {
  * A button opening a small form that makes one request: the API's message as a toast, its 400
  * messages under the fields, any other refusal (409 "Reference … is already used", 404) also in the
  * dialog, beside what was typed, until the next try. `confirm` makes it a destructive action that
- * says so before it runs.
+ * says so before it runs. Values sent with a token the service refuses (it expired as they were
+ * typed) come back in the dialog, unsent, once the same person has signed in again.
  */
 export function ActionDialog<T>(props: {
   label: string;
@@ -31,6 +35,8 @@ export function ActionDialog<T>(props: {
   color?: string;
   variant?: string;
   disabled?: boolean;
+  /** tells apart dialogs with the same title on one page (one per row): the one a kept draft belongs to */
+  draftKey?: string;
   action: (values: Record<string, any>) => Promise<T>;
   success: (output: T) => string;
   invalidates?: unknown[][];
@@ -40,6 +46,9 @@ export function ActionDialog<T>(props: {
   const initial = Object.fromEntries(props.fields.map((f) => [f.name, props.initial?.[f.name] ?? '']));
   const required = props.fields.filter((f) => f.required).map((f) => f.name);
   const form = useForm({ initialValues: initial, validate: (values) => requiredErrors(values, required, t('common.required')) });
+  const draft = [useLocation().pathname, props.title ?? props.label, props.draftKey ?? ''].join('#');
+  // no password is kept in the browser's storage
+  const kept = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([name]) => props.fields.find((f) => f.name === name)?.kind !== 'password'));
   // the values as they are now (e.g. preferences read after the page was drawn), each time it opens
   const start = () => {
     form.setValues(initial);
@@ -49,7 +58,18 @@ export function ActionDialog<T>(props: {
   };
   const mutation = useAction({
     form,
-    action: (values: Record<string, any>) => props.action(compact(values)),
+    action: async (values: Record<string, any>) => {
+      if (props.fields.length > 0) keepDraft(draft, kept(values));
+      try {
+        const output = await props.action(compact(values));
+        dropDraft(draft);
+        return output;
+      } catch (error) {
+        // a 401 has ended the session (api/client.ts): the values wait for the sign-in
+        if (!(error instanceof ApiError && error.status === 401)) dropDraft(draft);
+        throw error;
+      }
+    },
     success: props.success,
     invalidates: props.invalidates,
     onDone: () => {
@@ -57,6 +77,14 @@ export function ActionDialog<T>(props: {
       form.reset();
     },
   });
+  // back from signing in: the dialog as it was when its session expired
+  useEffect(() => {
+    const values = takeDraft(draft);
+    if (!values) return;
+    form.setValues({ ...initial, ...(values as Record<string, string | number>) });
+    form.clearErrors();
+    open();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <>
       <Button onClick={start} color={props.color} variant={props.variant ?? 'light'} disabled={props.disabled} size="sm">

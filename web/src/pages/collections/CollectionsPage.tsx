@@ -88,6 +88,7 @@ export default function CollectionsPage() {
             {c.status !== 'RESOLVED' && session.role === 'ADMIN' && (
               <ActionDialog
                 label={t('collections.assign')}
+                draftKey={String(c.callid)}
                 fields={[{ name: 'user', label: t('collections.collector'), kind: 'select', options: collectorOptions, required: true }]}
                 action={(v) => ok(api.POST('/finance/collections/assign', { body: { callid: c.callid, userid: Number(String(v.user).split('#').pop()) } }))}
                 success={() => t('collections.assigned')}
@@ -97,6 +98,7 @@ export default function CollectionsPage() {
             {c.status === 'PENDING' && mayUpdate(c) && (
               <ActionDialog
                 label={t('collections.called')}
+                draftKey={String(c.callid)}
                 fields={[
                   { name: 'notes', label: t('collections.notes'), kind: 'textarea', required: true },
                   { name: 'promisedate', label: t('collections.promisedate'), kind: 'date' },
@@ -110,6 +112,7 @@ export default function CollectionsPage() {
             {c.status !== 'RESOLVED' && mayUpdate(c) && (
               <ActionDialog
                 label={t('collections.resolved')}
+                draftKey={String(c.callid)}
                 fields={[
                   { name: 'notes', label: t('collections.notes'), kind: 'textarea', required: true },
                   { name: 'promisedate', label: t('collections.promisedate'), kind: 'date' },
