@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { ApiError } from '../api/client';
@@ -50,7 +50,12 @@ export function ActionDialog<T>(props: {
   // no password is kept in the browser's storage
   const kept = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([name]) => props.fields.find((f) => f.name === name)?.kind !== 'password'));
   // the values as they are now (e.g. preferences read after the page was drawn), each time it opens
+  const trigger = useRef<HTMLButtonElement>(null);
+  // where the focus goes when the button is gone after the action (a deal deactivated, a call resolved):
+  // the list it was in, else the page's heading, never the page's body, where the next Tab starts over
+  const landing = useRef<HTMLElement | null>(null);
   const start = () => {
+    landing.current = trigger.current?.closest<HTMLElement>('[role=region][tabindex]') ?? document.querySelector<HTMLElement>('main h1');
     form.setValues(initial);
     form.clearErrors();
     mutation.reset();
@@ -75,6 +80,13 @@ export function ActionDialog<T>(props: {
     onDone: () => {
       close();
       form.reset();
+      // after the dialog's own return of the focus (and its closing transition)
+      setTimeout(() => {
+        const to = landing.current;
+        if (trigger.current?.isConnected || !to?.isConnected || (document.activeElement && document.activeElement !== document.body)) return;
+        if (!to.hasAttribute('tabindex')) to.setAttribute('tabindex', '-1');
+        to.focus();
+      }, 400);
     },
   });
   // back from signing in: the dialog as it was when its session expired
@@ -87,7 +99,7 @@ export function ActionDialog<T>(props: {
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <>
-      <Button onClick={start} color={props.color} variant={props.variant ?? 'light'} disabled={props.disabled} size="sm">
+      <Button ref={trigger} onClick={start} color={props.color} variant={props.variant ?? 'light'} disabled={props.disabled} size="sm">
         {props.label}
       </Button>
       <Modal opened={opened} onClose={close} title={props.title ?? props.label}>
