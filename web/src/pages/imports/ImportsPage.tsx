@@ -77,8 +77,10 @@ export default function ImportsPage() {
               accept=".csv,text/csv"
               value={file}
               onChange={(f) => {
+                // what was said about the last file (its validation, or why it was refused) is not about this one
                 setFile(f);
                 setResult(null);
+                submit.reset();
               }}
               clearable
               style={{ flex: 1, minWidth: 200 }}
