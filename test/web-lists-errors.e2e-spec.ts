@@ -101,4 +101,34 @@ describe('web client: lists and failed reads', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('Private draft');
   });
+
+  it('says at once, in words, that the service could not be reached when the network drops, and sends nothing later', async () => {
+    const { page } = await w.open();
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    await page.goto('/deals');
+    await page.getByRole('heading', { level: 1, name: 'Deals' }).waitFor();
+    await page.getByRole('button', { name: 'Create deal' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Deal name').fill('Offline kit');
+    await dialog.getByLabel('Total amount').fill('500000');
+    await dialog.getByLabel('Deposit').fill('50000');
+    await dialog.getByLabel('Monthly').fill('45000');
+    await dialog.getByLabel('Months').fill('10');
+    await page.context().setOffline(true);
+    await dialog.getByRole('button', { name: 'Create deal' }).click();
+    const unreachable = /could not be reached/;
+    await dialog.getByRole('alert').filter({ hasText: unreachable }).waitFor();
+    // the button is ready for another try, and what was typed is still there
+    expect(await dialog.getByRole('button', { name: 'Create deal' }).isEnabled()).toBe(true);
+    expect(await dialog.getByLabel('Deal name').inputValue()).toBe('Offline kit');
+    // the operator gives up and closes the dialog: nothing is sent behind their back when the connection returns
+    await page.keyboard.press('Escape');
+    await page.context().setOffline(false);
+    await page.waitForTimeout(1000);
+    expect((await w.t.db.query(`SELECT count(*)::int AS n FROM deals WHERE dealname = 'Offline kit'`))[0].n).toBe(0);
+    await page.route('**/finance/deals?*', (route) => route.abort('internetdisconnected'));
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('link', { name: 'Deals' }).click();
+    await page.getByRole('alert').filter({ hasText: unreachable }).waitFor();
+  });
 });

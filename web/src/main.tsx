@@ -10,7 +10,10 @@ import { onSessionExpired } from './api/session';
 import { Layout } from './components/Layout';
 import i18n from './i18n';
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+// networkMode 'always': with the browser offline a request is tried and fails at once, with words; by default it
+// waited paused, its button spinning, and went by itself when the connection came back (a save the operator had
+// given up on, and typed again, sent twice)
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, networkMode: 'always' }, mutations: { networkMode: 'always' } } });
 
 /** Each page is its own chunk: the sign-in route loads only what it needs. */
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });

@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
+import i18n from '../i18n';
 import type { components, paths } from './schema';
 import { currentSession, sessionExpired } from './session';
 
@@ -36,7 +37,15 @@ api.use(auth);
 
 /** The data of an openapi-fetch answer, or an ApiError with the service's message. */
 export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await call;
+  let answer: Awaited<typeof call>;
+  try {
+    answer = await call;
+  } catch (cause) {
+    // no answer at all (offline, the service down, the connection cut): the browser's "Failed to fetch" says nothing to an operator
+    if (cause instanceof TypeError) throw new ApiError(i18n.t('common.unreachable'), 0);
+    throw cause;
+  }
+  const { data, error, response } = answer;
   if (!response.ok) {
     const message = (error as { message?: string } | undefined)?.message ?? `${response.status} ${response.statusText}`;
     throw new ApiError(message, response.status);
