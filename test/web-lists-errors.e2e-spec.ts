@@ -2,6 +2,7 @@
 import jwt from 'jsonwebtoken';
 import { Role } from '../src/common/auth/role.js';
 import { startWebJourney, type WebJourney } from './support/browser.js';
+import { createDeal, uniqueImei, uniqueTelephone } from './support/fixtures.js';
 import { ADMIN, TEST_JWT_SECRET } from './support/test-app.js';
 
 /** Lists past their last page, every part of a page saying when its read failed, and a form outliving its session. */
@@ -74,6 +75,42 @@ describe('web client: lists and failed reads', () => {
     await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor();
     await page.getByRole('cell', { name: 'Solar panel 80W, batch 7' }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('keeps a registration typed in full when the session expires as it is sent', async () => {
+    await createDeal(w.t, { dealname: 'Draft solar kit' });
+    const operator = await w.t.user(Role.OPERATOR, 'registrar');
+    const telephone = uniqueTelephone();
+    const imei = uniqueImei();
+    const { page } = await w.open();
+    await w.signIn(page, operator.username, operator.password);
+    await page.goto('/customers');
+    await page.getByRole('button', { name: 'Register customer' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByLabel('Full name').fill('Esther Namubiru');
+    await form.getByLabel('Telephone', { exact: true }).fill(telephone);
+    await form.getByLabel('Deal', { exact: true }).click();
+    await page.getByRole('option', { name: /Draft solar kit/ }).click();
+    await form.getByLabel('Guarantor name').fill('Moses Kato');
+    await form.getByLabel('Guarantor contact').fill('+256701987654');
+    await form.getByLabel('IMEI').fill(imei);
+    await form.getByLabel('PAYG code').fill('PAYG-ESTHER-1');
+    await page.evaluate(() => {
+      const session = JSON.parse(localStorage.getItem('payg.session')!);
+      localStorage.setItem('payg.session', JSON.stringify({ ...session, accessToken: 'expired-meanwhile' }));
+    });
+    await form.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Username', { exact: true }).fill(operator.username);
+    await page.getByLabel('Password', { exact: true }).fill(operator.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const again = page.getByRole('dialog', { name: 'Register customer' });
+    await again.waitFor();
+    expect(await again.getByLabel('Full name').inputValue()).toBe('Esther Namubiru');
+    expect(await again.getByLabel('IMEI').inputValue()).toBe(imei);
+    expect(await again.getByLabel('PAYG code').inputValue()).toBe('PAYG-ESTHER-1');
+    await again.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Esther Namubiru' }).waitFor();
   });
 
   it('does not hand what one person typed to another who signs in after the session expired', async () => {

@@ -1,12 +1,11 @@
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
 import { ApiError } from '../api/client';
-import { dropDraft, keepDraft, takeDraft } from '../api/session';
 import { compact, requiredErrors } from '../forms';
+import { useDraft } from './draft';
 import { NUMBER_INPUT, useAction } from './ui';
 
 export interface Field {
@@ -46,14 +45,13 @@ export function ActionDialog<T>(props: {
   const initial = Object.fromEntries(props.fields.map((f) => [f.name, props.initial?.[f.name] ?? '']));
   const required = props.fields.filter((f) => f.required).map((f) => f.name);
   const form = useForm({ initialValues: initial, validate: (values) => requiredErrors(values, required, t('common.required')) });
-  const draft = [useLocation().pathname, props.title ?? props.label, props.draftKey ?? ''].join('#');
   // no password is kept in the browser's storage
   const kept = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([name]) => props.fields.find((f) => f.name === name)?.kind !== 'password'));
-  // the values as they are now (e.g. preferences read after the page was drawn), each time it opens
   const trigger = useRef<HTMLButtonElement>(null);
   // where the focus goes when the button is gone after the action (a deal deactivated, a call resolved):
   // the list it was in, else the page's heading, never the page's body, where the next Tab starts over
   const landing = useRef<HTMLElement | null>(null);
+  // the values as they are now (e.g. preferences read after the page was drawn), each time it opens
   const start = () => {
     landing.current = trigger.current?.closest<HTMLElement>('[role=region][tabindex]') ?? document.querySelector<HTMLElement>('main h1');
     form.setValues(initial);
@@ -61,20 +59,16 @@ export function ActionDialog<T>(props: {
     mutation.reset();
     open();
   };
+  // back from signing in: the dialog as it was when its session expired
+  const send = useDraft([props.title ?? props.label, props.draftKey ?? ''].join('#'), (values) => {
+    form.setValues({ ...initial, ...(values as Record<string, string | number>) });
+    form.clearErrors();
+    open();
+  });
   const mutation = useAction({
     form,
-    action: async (values: Record<string, any>) => {
-      if (props.fields.length > 0) keepDraft(draft, kept(values));
-      try {
-        const output = await props.action(compact(values));
-        dropDraft(draft);
-        return output;
-      } catch (error) {
-        // a 401 has ended the session (api/client.ts): the values wait for the sign-in
-        if (!(error instanceof ApiError && error.status === 401)) dropDraft(draft);
-        throw error;
-      }
-    },
+    // a dialog with no fields has nothing typed to keep
+    action: (values: Record<string, any>) => (props.fields.length > 0 ? send(kept(values), () => props.action(compact(values))) : props.action(compact(values))),
     success: props.success,
     invalidates: props.invalidates,
     onDone: () => {
@@ -89,14 +83,6 @@ export function ActionDialog<T>(props: {
       }, 400);
     },
   });
-  // back from signing in: the dialog as it was when its session expired
-  useEffect(() => {
-    const values = takeDraft(draft);
-    if (!values) return;
-    form.setValues({ ...initial, ...(values as Record<string, string | number>) });
-    form.clearErrors();
-    open();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <>
       <Button ref={trigger} onClick={start} color={props.color} variant={props.variant ?? 'light'} disabled={props.disabled} size="sm">

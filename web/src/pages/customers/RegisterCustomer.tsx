@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, ok } from '../../api/client';
+import { useDraft } from '../../components/draft';
 import { NUMBER_INPUT, useAction, useFormat } from '../../components/ui';
 
 const EMPTY = { fullname: '', telephone: '', dealid: '', deposit: '' as number | '', guarantorname: '', guarantorcontact: '', imei: '', payg: '' };
@@ -17,10 +18,15 @@ export function RegisterCustomer() {
   const [opened, { open, close }] = useDisclosure();
   const deals = useQuery({ queryKey: ['deals', 'active'], queryFn: () => ok(api.GET('/finance/deals', { params: { query: { limit: 100 } } })), enabled: opened });
   const form = useForm({ initialValues: EMPTY });
+  // a session that expires as the form is sent: back from signing in, the form is open again with all that was typed
+  const send = useDraft('register', (values) => {
+    form.setValues({ ...EMPTY, ...(values as Partial<typeof EMPTY>) });
+    open();
+  });
   const register = useAction({
     form,
     action: (v: typeof EMPTY) =>
-      ok(api.POST('/finance/customers/register', { body: { ...v, dealid: Number(v.dealid), deposit: v.deposit === '' ? (undefined as unknown as number) : v.deposit } })),
+      send(v, () => ok(api.POST('/finance/customers/register', { body: { ...v, dealid: Number(v.dealid), deposit: v.deposit === '' ? (undefined as unknown as number) : v.deposit } }))),
     success: (r) => r.message,
     invalidates: [['customers']],
     onDone: (r) => {
