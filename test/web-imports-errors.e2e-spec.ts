@@ -1,5 +1,8 @@
 import { Role } from '../src/common/auth/role.js';
 import { startWebJourney, type WebJourney } from './support/browser.js';
+import { createDeal, registerCustomer, uniqueImei, uniqueTelephone } from './support/fixtures.js';
+
+const HEADER = 'externalid,fullname,telephone,guarantorname,guarantorcontact,imei,payg,serialnumber,dealid,depositpaid,amountpaid,startdate';
 
 /** What the Imports page says about the file chosen now, not an earlier one. */
 describe('web client: import errors', () => {
@@ -24,5 +27,25 @@ describe('web client: import errors', () => {
     // the operator picks the right file: what was said about the wrong one no longer stands beside it
     await page.locator('input[type=file]').setInputFiles(csv('book.csv', 'externalid,fullname\r\n'));
     await refusal.first().waitFor({ state: 'detached' });
+  });
+
+  it('says why an apply failed, with the rows to correct, where it was applied and in the list', async () => {
+    const dealid = (await createDeal(w.t, { dealname: 'Import race kit', totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
+    const imei = uniqueImei();
+    const admin = await w.t.user(Role.ADMIN, 'importapplier');
+    const { page } = await w.open();
+    await w.signIn(page, admin.username, admin.password);
+    await page.goto('/imports');
+    const row = `EXT-9,Late Comer,${uniqueTelephone()},Joseph Okello,+256701987654,${imei},MIG-LATE-9,SN-9,${dealid},60000.00,120000.00,2025-08-15`;
+    await page.locator('input[type=file]').setInputFiles(csv('late.csv', `${HEADER}\r\n${row}\r\n`));
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByText('1 of 1 rows valid, 0 errors.').waitFor();
+    // between the validation and the apply, an operator registers a customer on the same phone
+    await registerCustomer(w.t, dealid, { imei });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const upload = page.getByRole('region', { name: 'Upload' });
+    await upload.getByRole('alert').filter({ hasText: 'Nothing was applied' }).waitFor();
+    await upload.getByRole('cell', { name: 'imei', exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Imports' }).getByRole('row', { name: /apply/ }).getByText(/Nothing was applied/).waitFor();
   });
 });

@@ -35,7 +35,30 @@ function ImportProgress({ item }: { item: Import }) {
 
 function ImportStatus({ item }: { item: Import }) {
   const live = useQuery<Import>({ queryKey: ['imports', item.importid], enabled: false, initialData: item });
-  return <StatusBadge status={(live.data ?? item).status} />;
+  const current = live.data ?? item;
+  return (
+    <>
+      <StatusBadge status={current.status} />
+      {/* why it failed: "Nothing was applied: …" */}
+      {current.status === 'FAILED' && current.message && (
+        <Text size="xs" mt={4}>
+          {current.message}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/** The import just sent, as it goes on: an apply checks the file again and may fail on rows that changed since. */
+function useFollowed(sent: Import | null): Import | null {
+  const live = useQuery({
+    queryKey: ['imports', sent?.importid],
+    enabled: sent !== null && RUNNING.includes(sent.status),
+    queryFn: () => ok(api.GET('/finance/imports/{importid}', { params: { path: { importid: sent!.importid } } })),
+    refetchInterval: (q) => (q.state.data && RUNNING.includes(q.state.data.status) ? 1000 : false),
+  });
+  // a validate is DONE at once and comes back with its errors; the list's copy of a record (same key) has none
+  return sent && RUNNING.includes(sent.status) && live.data?.importid === sent.importid ? live.data : sent;
 }
 
 export default function ImportsPage() {
@@ -45,7 +68,8 @@ export default function ImportsPage() {
   const { page, set } = useUrlFilters([] as const);
   const [file, setFile] = useState<File | null>(null);
   const [kind, setKind] = useState<Kind>('customers');
-  const [result, setResult] = useState<Import | null>(null);
+  const [sent, setResult] = useState<Import | null>(null);
+  const result = useFollowed(sent);
   const imports = useQuery({ queryKey: ['imports', 'list', page], queryFn: () => ok(api.GET('/finance/imports', { params: { query: { page, limit: PAGE_SIZE } } })), placeholderData: keepPreviousData });
 
   const submit = useMutation({
@@ -111,6 +135,11 @@ export default function ImportsPage() {
             </Button>
           </Group>
           <ErrorNote error={submit.error} />
+          {result && result.status === 'FAILED' && result.message && (
+            <Alert color="red" role="alert">
+              {result.message}
+            </Alert>
+          )}
           {result && (
             <Text size="sm" role="status">
               {t('imports.result', { valid: result.valid, rows: result.rows, errors: result.errorcount })}
