@@ -12,6 +12,7 @@ type Action = Schemas['CommandResponse']['action'];
 const STATUSES: Status[] = ['PENDING', 'DELIVERED'];
 const ACTIONS: Action[] = ['LOCK', 'UNLOCK', 'TEMP_UNLOCK', 'PERMANENT_LOCK', 'RELEASE', 'SYNC'];
 const ALL = 'ALL';
+const COMMAND_POLL_MS = 2000;
 
 /** The device-command outbox, newest first: every customer's, or one customer's; filters and page in the URL. */
 export default function DevicesPage() {
@@ -26,6 +27,8 @@ export default function DevicesPage() {
     queryKey: ['commands', query],
     queryFn: () => ok(api.GET('/finance/device/commands', { params: { query } })),
     placeholderData: keepPreviousData,
+    // read again while a command shown waits for the platform, as a customer's page does: PENDING turns DELIVERED without a reload
+    refetchInterval: (q) => (q.state.data?.items.some((k) => k.status === 'PENDING') ? COMMAND_POLL_MS : false),
   });
   const choices = (list: string[]) => [{ value: ALL, label: t('devices.all') }, ...list.map((v) => ({ value: v, label: v }))];
   return (
