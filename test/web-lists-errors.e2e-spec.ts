@@ -2,7 +2,7 @@
 import jwt from 'jsonwebtoken';
 import { Role } from '../src/common/auth/role.js';
 import { startWebJourney, type WebJourney } from './support/browser.js';
-import { createDeal, uniqueImei, uniqueTelephone } from './support/fixtures.js';
+import { createDeal, registerCustomer, uniqueImei, uniqueTelephone } from './support/fixtures.js';
 import { ADMIN, TEST_JWT_SECRET } from './support/test-app.js';
 
 /** Lists past their last page, every part of a page saying when its read failed, and a form outliving its session. */
@@ -111,6 +111,32 @@ describe('web client: lists and failed reads', () => {
     expect(await again.getByLabel('PAYG code').inputValue()).toBe('PAYG-ESTHER-1');
     await again.getByRole('button', { name: 'Register' }).click();
     await page.getByRole('heading', { level: 1, name: 'Esther Namubiru' }).waitFor();
+  });
+
+  it('keeps an SMS being typed when a read in the background finds the session expired', async () => {
+    const customer = await registerCustomer(w.t, (await createDeal(w.t)).dealid, { fullname: 'Agnes Nabirye' });
+    const operator = await w.t.user(Role.OPERATOR, 'smswriter');
+    // a payment's UNLOCK waits for the platform: the customer's page reads its commands again every 2 s
+    await w.t.http.post('/finance/payments/load').set('x-access-token', operator.token).send({ customerid: customer.customerid, amount: 45000, reference: 'BG-EXPIRY-1', narration: 'cash' }).expect(201);
+    const { page } = await w.open();
+    await w.signIn(page, operator.username, operator.password);
+    await page.goto(`/customers/${customer.customerid}`);
+    await page.getByRole('heading', { level: 1, name: 'Agnes Nabirye' }).waitFor();
+    await page.getByRole('button', { name: 'Send SMS' }).click();
+    const text = 'Dear Agnes, our agent will come by on Friday morning to check the solar kit with you.';
+    await page.getByRole('dialog').getByLabel('Text').fill(text);
+    await page.evaluate(() => {
+      const session = JSON.parse(localStorage.getItem('payg.session')!);
+      localStorage.setItem('payg.session', JSON.stringify({ ...session, accessToken: 'expired-meanwhile' }));
+    });
+    // the next poll meets the refused token: sign-in, with the dialog still being written
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Username', { exact: true }).fill(operator.username);
+    await page.getByLabel('Password', { exact: true }).fill(operator.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const again = page.getByRole('dialog', { name: 'Send SMS' });
+    await again.waitFor();
+    expect(await again.getByLabel('Text').inputValue()).toBe(text);
   });
 
   it('does not hand what one person typed to another who signs in after the session expired', async () => {

@@ -54,7 +54,16 @@ export function signOut(): void {
   if (session) void fetch('/api/auth/signout', { method: 'POST', keepalive: true, headers: { 'x-access-token': session.accessToken } }).catch(() => undefined);
 }
 
+/** Forms open on the page, each keeping what was typed in it (keepDraft) when the session ends under it. */
+const keepers = new Set<() => void>();
+export function onSessionEnding(keep: () => void): () => void {
+  keepers.add(keep);
+  return () => keepers.delete(keep);
+}
+
 export function sessionExpired(message: string): void {
+  // before the session is gone (a draft belongs to its user) and the page with the form
+  for (const keep of keepers) keep();
   clearSession();
   sessionStorage.setItem(NOTICE, message);
   expiredHandler(message);

@@ -64,7 +64,7 @@ export function ActionDialog<T>(props: {
     form.setValues({ ...initial, ...(values as Record<string, string | number>) });
     form.clearErrors();
     open();
-  });
+  }, props.fields.length > 0 ? { opened, values: () => kept(form.getValues()) } : undefined);
   const mutation = useAction({
     form,
     // a dialog with no fields has nothing typed to keep

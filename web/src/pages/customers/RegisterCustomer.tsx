@@ -22,7 +22,7 @@ export function RegisterCustomer() {
   const send = useDraft('register', (values) => {
     form.setValues({ ...EMPTY, ...(values as Partial<typeof EMPTY>) });
     open();
-  });
+  }, { opened, values: () => form.getValues() });
   const register = useAction({
     form,
     action: (v: typeof EMPTY) =>
