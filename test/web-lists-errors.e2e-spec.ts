@@ -194,4 +194,16 @@ describe('web client: lists and failed reads', () => {
     await page.getByRole('link', { name: 'Deals' }).click();
     await page.getByRole('alert').filter({ hasText: unreachable }).waitFor();
   });
+
+  it('says the service could not be reached when an export meets a dropped network', async () => {
+    const { page } = await w.open();
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    await page.goto('/dashboard');
+    await page.getByText('PAR30').waitFor();
+    await page.context().setOffline(true);
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await page.getByRole('alert').filter({ hasText: /^The export failed: The service could not be reached/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Export CSV' }).isEnabled()).toBe(true);
+    await page.context().setOffline(false);
+  });
 });

@@ -1,3 +1,4 @@
+import i18n from '../i18n';
 import { ApiError } from './client';
 import { currentSession, sessionExpired } from './session';
 
@@ -7,7 +8,10 @@ import { currentSession, sessionExpired } from './session';
  */
 export async function download(path: string, filename: string): Promise<void> {
   const session = currentSession();
-  const response = await fetch(path, { headers: session ? { 'x-access-token': session.accessToken } : {} });
+  // no answer at all (offline, the connection cut): said as the API client says it, not as the browser's "Failed to fetch"
+  const response = await fetch(path, { headers: session ? { 'x-access-token': session.accessToken } : {} }).catch((cause: unknown) => {
+    throw cause instanceof TypeError ? new ApiError(i18n.t('common.unreachable'), 0) : cause;
+  });
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { message?: string };
     // as the API client does: a refused token (expired, password changed, user disabled) ends the session
