@@ -1,6 +1,6 @@
 import { BarChart, DonutChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Card, ColorSwatch, Group, List, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, ok } from '../../api/client';
@@ -32,6 +32,34 @@ function Figure({ label, value, hint }: { label: string; value: string | number;
 
 
 const slices = (counts: Record<string, number>) => Object.entries(counts).map(([name, value]) => ({ name, value, color: COLOURS[name] ?? 'gray.5' }));
+
+/**
+ * Counts by status as a donut, with a list naming each status and its count beside it: the slices
+ * differ only by colour and their labels are bare numbers, which neither a screen reader nor a
+ * colour-blind reader can match to a status. With nothing counted yet, it says so.
+ */
+function StatusDonut({ counts }: { counts: Record<string, number> }) {
+  const { t } = useTranslation();
+  const data = slices(counts).filter((s) => s.value > 0);
+  if (data.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('common.none')}
+      </Text>
+    );
+  return (
+    <Group justify="center" wrap="wrap">
+      <DonutChart data={data} withLabels withLabelsLine={false} />
+      <List listStyleType="none" spacing={4}>
+        {data.map((s) => (
+          <List.Item key={s.name} icon={<ColorSwatch color={`var(--mantine-color-${s.color.replace('.', '-')})`} size={12} aria-hidden />}>
+            {s.name}: {s.value}
+          </List.Item>
+        ))}
+      </List>
+    </Group>
+  );
+}
 
 export default function DashboardPage() {
   const { t } = useTranslation();
@@ -84,10 +112,10 @@ export default function DashboardPage() {
         )}
       </Section>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Section title={t('dashboard.dealsByStatus')}>{p && <DonutChart data={slices(p.dealsbystatus)} withLabels withLabelsLine={false} mx="auto" />}</Section>
+        <Section title={t('dashboard.dealsByStatus')}>{p && <StatusDonut counts={p.dealsbystatus} />}</Section>
         <Section title={t('dashboard.callsByState')}>
           <ErrorNote error={calls.error} />
-          {calls.data && <DonutChart data={slices(calls.data)} withLabels withLabelsLine={false} mx="auto" />}
+          {calls.data && <StatusDonut counts={calls.data} />}
         </Section>
       </SimpleGrid>
     </Stack>
