@@ -25,6 +25,16 @@ describe('web client: lists and failed reads', () => {
     expect(new URL(page.url()).searchParams.get('page')).toBe('1');
   });
 
+  it('reads a page number that is not a whole number (an edited or cut link) as the first page', async () => {
+    const { page } = await w.open();
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    for (const link of ['/users?page=1.5', '/users?page=2x', '/users?page=99999999999']) {
+      await page.goto(link);
+      await page.getByRole('cell', { name: 'pagedcollector', exact: true }).waitFor();
+      expect(await page.getByRole('alert').count()).toBe(0);
+    }
+  });
+
   it('says so on the dashboard when the customer counts or the call counts cannot be read', async () => {
     const { page } = await w.open();
     await page.route('**/finance/customers/status-summary', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Customer counts are unavailable.' }) }));

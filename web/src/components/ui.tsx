@@ -10,11 +10,16 @@ import { useClientConfig } from '../api/config';
 import { formatDate, formatDateTime, formatMoney, type FormatSettings } from '../format';
 import { fieldErrors } from '../forms';
 
+/** The highest page the service's lists accept. */
+const MAX_PAGE = 1_000_000;
+
 /** List filters and the page live in the URL, so a list can be shared, reloaded and gone back to. */
 export function useUrlFilters<K extends string>(keys: readonly K[]) {
   const [params, setParams] = useSearchParams();
   const values = Object.fromEntries(keys.map((k) => [k, params.get(k) ?? ''])) as Record<K, string>;
-  const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
+  // a page number edited or cut in a link ("1.5", "2x", past the service's 1,000,000) reads as a page the service accepts, not as a 400
+  const asked = Number(params.get('page') ?? 1);
+  const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_PAGE) : 1;
   const set = (changes: Partial<Record<K | 'page', string | number>>) =>
     setParams(
       (current) => {
