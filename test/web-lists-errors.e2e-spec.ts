@@ -35,6 +35,16 @@ describe('web client: lists and failed reads', () => {
     }
   });
 
+  it('reads an unknown status in a Messages link as the default filter, not a refused request', async () => {
+    const { page } = await w.open();
+    await w.signIn(page, ADMIN.username, ADMIN.password);
+    await page.goto('/messages?status=failed');
+    await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
+    await page.getByText('No messages.').waitFor();
+    expect(await page.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('FAILED');
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it('says so on the dashboard when the customer counts or the call counts cannot be read', async () => {
     const { page } = await w.open();
     await page.route('**/finance/customers/status-summary', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Customer counts are unavailable.' }) }));

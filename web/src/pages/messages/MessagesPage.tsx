@@ -14,7 +14,8 @@ export const ALL = 'ALL';
 export default function MessagesPage() {
   const { t } = useTranslation();
   const { values, page, set } = useUrlFilters(['status'] as const);
-  const status = values.status || 'FAILED';
+  // a status the list does not know (an edited link, "failed") reads as the default rather than as a refused request
+  const status = [...STATUSES, ALL].includes(values.status as Status) ? values.status : 'FAILED';
   const query = { page, limit: PAGE_SIZE, status: status === ALL ? undefined : (status as Status) };
   const messages = useQuery({ queryKey: ['messages', query], queryFn: () => ok(api.GET('/finance/messages', { params: { query } })), placeholderData: keepPreviousData });
   return (
