@@ -26,4 +26,20 @@ describe('web client: devices', () => {
     await w.t.db.query(`UPDATE device_commands SET status = 'DELIVERED', attempts = 1, delivered_at = now() WHERE customer_id = $1 AND status = 'PENDING'`, [customer.customerid]);
     await row.getByText('DELIVERED', { exact: true }).waitFor();
   });
+
+  it('reads a customer in a Devices link that is not a customer number as no customer filter', async () => {
+    const customer = await registerCustomer(w.t, (await createDeal(w.t)).dealid);
+    await w.t.http
+      .post('/finance/payments/load')
+      .set('x-access-token', await w.t.token(Role.OPERATOR))
+      .send({ customerid: customer.customerid, amount: 45000, reference: 'DEV-LINK-1', narration: 'cash at the shop' })
+      .expect(201);
+    const operator = await w.t.user(Role.OPERATOR, 'linkfollower');
+    const { page } = await w.open();
+    await w.signIn(page, operator.username, operator.password);
+    await page.goto('/devices?customerid=abc');
+    await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
+    await page.getByRole('row', { name: /UNLOCK/ }).first().waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
 });

@@ -19,7 +19,9 @@ export default function DevicesPage() {
   const { t } = useTranslation();
   const fmt = useFormat();
   const { values, page, set } = useUrlFilters(['customerid', 'status', 'action'] as const);
-  const customerid = values.customerid ? Number(values.customerid) : null;
+  // a customer number edited or cut in a link ("abc") is no filter, rather than the service's 400
+  const asked = Number(values.customerid);
+  const customerid = values.customerid && Number.isInteger(asked) && asked >= 1 && asked <= 2147483647 ? asked : null;
   const status = STATUSES.includes(values.status as Status) ? (values.status as Status) : undefined;
   const action = ACTIONS.includes(values.action as Action) ? (values.action as Action) : undefined;
   const query = { page, limit: PAGE_SIZE, customerid: customerid ?? undefined, status, action };
