@@ -48,4 +48,27 @@ describe('web client: import errors', () => {
     await upload.getByRole('cell', { name: 'imei', exact: true }).waitFor();
     await page.getByRole('region', { name: 'Imports' }).getByRole('row', { name: /apply/ }).getByText(/Nothing was applied/).waitFor();
   });
+
+  it('offers neither button while a file is on its way, so an apply cannot be followed by a second one', async () => {
+    const dealid = (await createDeal(w.t, { dealname: 'Slow link kit', totalamount: 600000, deposit: 60000, monthly: 45000, months: 12 })).dealid;
+    const admin = await w.t.user(Role.ADMIN, 'slowuploader');
+    const { page } = await w.open();
+    await w.signIn(page, admin.username, admin.password);
+    await page.goto('/imports');
+    const row = `EXT-11,Slow Upload,${uniqueTelephone()},Joseph Okello,+256701987654,${uniqueImei()},MIG-SLOW-11,SN-11,${dealid},60000.00,120000.00,2025-08-15`;
+    await page.locator('input[type=file]').setInputFiles(csv('slow.csv', `${HEADER}\r\n${row}\r\n`));
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByText('1 of 1 rows valid, 0 errors.').waitFor();
+    // a slow mobile link: the apply's upload takes a while
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/finance/imports', async (route) => {
+      if (route.request().method() === 'POST') await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(await page.getByRole('button', { name: 'Validate' }).isDisabled()).toBe(true);
+    release();
+    await page.getByRole('row', { name: /apply/ }).waitFor();
+  });
 });

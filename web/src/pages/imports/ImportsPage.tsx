@@ -127,7 +127,8 @@ export default function ImportsPage() {
             </div>
           </Group>
           <Group>
-            <Button onClick={() => submit.mutate('validate')} loading={submit.isPending && submit.variables === 'validate'}>
+            {/* not while the file is on its way to be applied: a validation answering after it would offer Apply again */}
+            <Button onClick={() => submit.mutate('validate')} loading={submit.isPending && submit.variables === 'validate'} disabled={submit.isPending}>
               {t('imports.validate')}
             </Button>
             <Button color="green.9" onClick={() => submit.mutate('apply')} disabled={!result || result.mode !== 'validate' || result.errorcount > 0} loading={submit.isPending && submit.variables === 'apply'}>
