@@ -44,7 +44,7 @@ export default function MessagesPage() {
 export function MessagesTable({ items, withCustomer }: { items: Schemas['SmsMessageResponse'][]; withCustomer?: boolean }) {
   const { t } = useTranslation();
   const fmt = useFormat();
-  const head = [t('messages.created'), ...(withCustomer ? [t('messages.customer')] : []), t('messages.kind'), t('messages.status'), t('messages.text'), t('messages.segments'), t('messages.delivered'), t('messages.reason')];
+  const head = [t('messages.created'), ...(withCustomer ? [t('messages.customer')] : []), t('messages.kind'), t('messages.status'), t('messages.text'), t('messages.segments'), t('messages.sent'), t('messages.delivered'), t('messages.reason')];
   return (
     <DataTable
       caption={t('nav.messages')}
@@ -63,7 +63,9 @@ export function MessagesTable({ items, withCustomer }: { items: Schemas['SmsMess
         <StatusBadge status={m.status} />,
         m.text,
         m.segments,
-        fmt.time(m.deliveredat ?? m.sentat),
+        // apart: a message the gateway took is not yet one the phone received
+        fmt.time(m.sentat),
+        fmt.time(m.deliveredat),
         m.failurereason ?? m.lasterror ?? '—',
       ])}
     />
