@@ -88,6 +88,7 @@ export async function setUpWebClient(app: NestFastifyApplication, root = WEB_CLI
     }
     // a missing file (a name with an extension) is a 404, not the client
     if (/\.[a-z0-9]+$/i.test(path)) return notFound(request, reply);
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });
+    // revalidated on every load, so a new release reaches every browser (send's own `public, max-age=0` would replace it)
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }
