@@ -1,4 +1,7 @@
+import http from 'node:http';
 import { Role } from '../src/common/auth/role.js';
+import { EXPORTS_AT_ONCE } from '../src/modules/exports/application/exports.service.js';
+import { waitUntil } from './support/faults.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { ADMIN, startTestApp, TestApp } from './support/test-app.js';
 
@@ -34,5 +37,49 @@ describe('HTTP security', () => {
     expect(index.headers['cache-control']).toBe('no-cache');
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(index.text)![1];
     expect((await t.http.get(asset).expect(200)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('runs a few exports at once and answers 429 to more, so that slow readers cannot use up the database’s connections', async () => {
+    // a book big enough that an export unread by its client stays open, holding its connection
+    await t.db.query(
+      `INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type)
+       SELECT $1, cd.id, 0.01, 'HTTP-SECURITY-' || g, repeat('x', 200), 'MANUAL' FROM customer_deals cd, generate_series(1, 100000) g WHERE cd.customer_id = $1`,
+      [customerid],
+    );
+    const exportConnections = async () => Number((await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'payg-export'`))[0].n);
+    const agent = new http.Agent({ keepAlive: false, maxSockets: 100 });
+    const open = (): Promise<http.IncomingMessage> =>
+      new Promise((resolve, reject) => {
+        const url = new URL('/finance/exports/payments.csv', t.baseUrl);
+        http.get(url, { agent, headers: { 'x-access-token': admin } }, (res) => resolve(res.pause())).on('error', reject);
+      });
+    const held: http.IncomingMessage[] = [];
+    try {
+      for (let i = 0; i < EXPORTS_AT_ONCE + 3; i++) held.push(await open());
+      expect(held.map((res) => res.statusCode)).toEqual([...Array<number>(EXPORTS_AT_ONCE).fill(200), 429, 429, 429]);
+      expect(await exportConnections()).toBe(EXPORTS_AT_ONCE);
+      const refused = held.pop()!;
+      refused.resume();
+      const body = await new Promise<string>((resolve) => {
+        let text = '';
+        refused.on('data', (chunk: Buffer) => (text += chunk.toString())).on('end', () => resolve(text));
+      });
+      expect(JSON.parse(body)).toEqual({ message: `${EXPORTS_AT_ONCE} exports are already running: try again when one has finished.` });
+      // everyone else is served meanwhile
+      await t.http.get(`/finance/customers/${customerid}`).set('x-access-token', admin).expect(200);
+      // a client that goes away gives its place back
+      held.shift()!.destroy();
+      await waitUntil('a new export let in', async () => {
+        const res = await open();
+        if (res.statusCode !== 200) res.destroy();
+        else held.push(res);
+        return res.statusCode === 200;
+      }, 10_000, 200);
+      expect(await exportConnections()).toBe(EXPORTS_AT_ONCE);
+    } finally {
+      for (const res of held) res.destroy();
+      agent.destroy();
+    }
+    await waitUntil('every export’s connection closed', async () => (await exportConnections()) === 0, 10_000);
   });
 });

@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify';
 import { pipeline, Readable } from 'node:stream';
 import pg from 'pg';
 import QueryStream from 'pg-query-stream';
-import { invalid } from '../../../common/errors/domain-error.js';
+import { DomainError, ErrorKind, invalid } from '../../../common/errors/domain-error.js';
 import { businessDay } from '../../../common/time/business-date.js';
 import { Clock } from '../../../common/time/clock.js';
 import { AppConfig } from '../../../config/app-config.js';
@@ -14,6 +14,12 @@ import { ExportQuery, ExportsRepository } from '../infrastructure/exports.reposi
 const BATCH_ROWS = 1000;
 /** How long an export waits for its connection, as long as a request waits for one from the pool. */
 const CONNECT_TIMEOUT_MS = 3000;
+/**
+ * Exports running at once in one instance. Each holds a PostgreSQL connection of its own for as long as
+ * its client takes to read the file: without a cap, one user who opens exports and reads them slowly
+ * uses up the server's max_connections, and every request (the provider's callbacks included) fails.
+ */
+export const EXPORTS_AT_ONCE = 4;
 
 /**
  * CSV exports streamed from PostgreSQL: a cursor (pg-query-stream) read a batch at a time, written
@@ -25,6 +31,7 @@ const CONNECT_TIMEOUT_MS = 3000;
 @Injectable()
 export class ExportsService {
   private readonly logger = new Logger(ExportsService.name);
+  private running = 0;
 
   constructor(
     private readonly queries: ExportsRepository,
@@ -54,13 +61,23 @@ export class ExportsService {
   }
 
   private async stream(query: ExportQuery): Promise<Readable> {
+    if (this.running >= EXPORTS_AT_ONCE) {
+      throw new DomainError(ErrorKind.RATE_LIMITED, 'EXPORTS_BUSY', `${EXPORTS_AT_ONCE} exports are already running: try again when one has finished.`);
+    }
+    this.running++;
+    let released = false;
+    const release = () => {
+      if (!released) this.running--;
+      released = true;
+    };
     // gives up on a database that does not answer as the pool does (3 s, then 503), and notices a vanished one (keep-alive)
     const client = new pg.Client({ connectionString: this.config.database.url, statement_timeout: 0, application_name: 'payg-export', connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
-    await client.connect();
     try {
+      await client.connect();
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     } catch (error) {
       await client.end().catch(() => undefined);
+      release();
       throw error;
     }
     const rows = client.query(new QueryStream(query.sql, query.params, { batchSize: BATCH_ROWS, rowMode: 'array' }));
@@ -78,7 +95,10 @@ export class ExportsService {
     });
     pipeline(rows, csv, (error) => {
       if (error && error.message !== 'Premature close') this.logger.warn(`export stopped: ${error.message}`);
-      void client.query('ROLLBACK').catch(() => undefined).finally(() => void client.end().catch(() => undefined));
+      void client
+        .query('ROLLBACK')
+        .catch(() => undefined)
+        .finally(() => void client.end().catch(() => undefined).finally(release));
     });
     return csv;
   }
