@@ -63,6 +63,12 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
       void reply.code(status).send({ message });
     },
     clientErrorHandler: answerClientError,
+    // Fastify turns off Node's own limit (5 minutes) on how long a request may take to arrive: without one, a client that
+    // trickles a body a byte at a time holds its socket for ever, and a few thousand of them leave no socket for the
+    // provider's callbacks. Past it the request is answered 408 (answerClientError) and its socket closed. Node applies
+    // the limit to a body still arriving only when the server is created with it, hence `http` as well.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    http: { requestTimeout: config.requestTimeoutSeconds * 1000, connectionsCheckingInterval: Math.min(30_000, (config.requestTimeoutSeconds * 1000) / 2) },
     // behind a reverse proxy every client would share the proxy's address, and one client's bad sign-ins
     // would use up everyone's SIGNIN_ADDRESS_LIMIT: X-Forwarded-For is read from the proxies named, from no one else
     ...(config.trustedProxies.length ? { trustProxy: config.trustedProxies } : {}),

@@ -101,6 +101,9 @@ class EnvironmentVariables {
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(1024)
   IMPORT_MAX_MB?: number;
 
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(3600)
+  REQUEST_TIMEOUT_SECONDS?: number;
+
   @IsOptional() @IsString()
   DATA_DIR?: string;
 
@@ -194,6 +197,8 @@ export class AppConfig {
   jobsEnabled: boolean;
   /** largest import file, in MB (1 MB = 1,048,576 bytes) */
   importMaxMb: number;
+  /** how long a client may take to send a whole request, headers and body (an import's file included); then 408 */
+  requestTimeoutSeconds: number;
   /** customer messages and their gateway (DESIGN part 11) */
   sms: {
     url?: string;
@@ -284,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: vars.LOG_LEVEL ?? 'info',
     jobsEnabled: (vars.JOBS_ENABLED ?? 'true') === 'true',
     importMaxMb: vars.IMPORT_MAX_MB ?? 50,
+    requestTimeoutSeconds: vars.REQUEST_TIMEOUT_SECONDS ?? 300,
     sms,
   };
 }
