@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { Role } from '../src/common/auth/role.js';
-import { EXPORTS_AT_ONCE } from '../src/modules/exports/application/exports.service.js';
+import { EXPORT_STALL_MS, EXPORTS_AT_ONCE } from '../src/modules/exports/application/exports.service.js';
 import { waitUntil } from './support/faults.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { ADMIN, startTestApp, TestApp } from './support/test-app.js';
@@ -16,6 +16,12 @@ describe('HTTP security', () => {
     admin = await t.token(Role.ADMIN);
     const deal = await createDeal(t);
     customerid = (await registerCustomer(t, deal.dealid)).customerid;
+    // a book big enough that an export unread by its client stays open, holding its connection
+    await t.db.query(
+      `INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type)
+       SELECT $1, cd.id, 0.01, 'HTTP-SECURITY-' || g, repeat('x', 200), 'MANUAL' FROM customer_deals cd, generate_series(1, 100000) g WHERE cd.customer_id = $1`,
+      [customerid],
+    );
   });
   afterAll(() => t.close());
 
@@ -40,12 +46,6 @@ describe('HTTP security', () => {
   });
 
   it('runs a few exports at once and answers 429 to more, so that slow readers cannot use up the database’s connections', async () => {
-    // a book big enough that an export unread by its client stays open, holding its connection
-    await t.db.query(
-      `INSERT INTO payments (customer_id, customer_deal_id, amount, reference, narration, type)
-       SELECT $1, cd.id, 0.01, 'HTTP-SECURITY-' || g, repeat('x', 200), 'MANUAL' FROM customer_deals cd, generate_series(1, 100000) g WHERE cd.customer_id = $1`,
-      [customerid],
-    );
     const exportConnections = async () => Number((await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'payg-export'`))[0].n);
     const agent = new http.Agent({ keepAlive: false, maxSockets: 100 });
     const open = (): Promise<http.IncomingMessage> =>
@@ -82,4 +82,27 @@ describe('HTTP security', () => {
     }
     await waitUntil('every export’s connection closed', async () => (await exportConnections()) === 0, 10_000);
   });
+
+  it('ends an export whose client stops reading, giving back its connection and its place', async () => {
+    const exportConnections = async () => Number((await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'payg-export'`))[0].n);
+    const agent = new http.Agent({ keepAlive: false });
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http.get(new URL('/finance/exports/payments.csv', t.baseUrl), { agent, headers: { 'x-access-token': admin } }, (r) => resolve(r.pause())).on('error', reject);
+    });
+    const ended = new Promise<void>((resolve) => res.on('close', () => resolve()).on('error', () => resolve()));
+    try {
+      expect(res.statusCode).toBe(200);
+      expect(await exportConnections()).toBe(1);
+      const started = Date.now();
+      await waitUntil('the stalled export’s connection closed', async () => (await exportConnections()) === 0, EXPORT_STALL_MS + 20_000, 500);
+      expect(Date.now() - started).toBeGreaterThan(EXPORT_STALL_MS - 5_000);
+      // the client's file ends short, not as a whole one: reading it now gets what was sent, then the end of a broken answer
+      res.resume();
+      await ended;
+      expect(res.complete).toBe(false);
+    } finally {
+      res.destroy();
+      agent.destroy();
+    }
+  }, EXPORT_STALL_MS + 60_000);
 });

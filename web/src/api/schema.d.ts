@@ -703,7 +703,7 @@ export interface paths {
         };
         /**
          * Collection calls, as CSV
-         * @description Every call with its customer, arrears, assignee and outcome. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most 4 exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429.
+         * @description Every call with its customer, arrears, assignee and outcome. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most 4 exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429; an export whose client reads nothing for 60 s is ended, and its file is cut short.
          *
          *     Roles: ADMIN.
          */
@@ -725,7 +725,7 @@ export interface paths {
         };
         /**
          * Customers with their deal, as CSV
-         * @description The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal, then language and smsoptout (the customer’s message preferences, empty where none were set; an import takes them back). RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most 4 exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429.
+         * @description The columns of a customers import first (externalid is the import’s, else the account number; where two customers would share one, @ and the account number follow it, so no two rows share one), then the rest of the customer and deal, then language and smsoptout (the customer’s message preferences, empty where none were set; an import takes them back). RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most 4 exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429; an export whose client reads nothing for 60 s is ended, and its file is cut short.
          *
          *     Roles: ADMIN.
          */
@@ -747,7 +747,7 @@ export interface paths {
         };
         /**
          * Payments in a range of business days, as CSV
-         * @description Every ledger row (DEPOSIT, MANUAL, MOBILE_MONEY, OPENING) whose business day is within startdate–enddate, oldest first. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most 4 exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429.
+         * @description Every ledger row (DEPOSIT, MANUAL, MOBILE_MONEY, OPENING) whose business day is within startdate–enddate, oldest first. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most 4 exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429; an export whose client reads nothing for 60 s is ended, and its file is cut short.
          *
          *     Roles: ADMIN.
          */
@@ -769,7 +769,7 @@ export interface paths {
         };
         /**
          * The portfolio as a loan tape, as CSV
-         * @description One line per deal as of today: terms, amount paid, balance, paid-up date, days past it and the arrears bucket (CURRENT, 1-30, 31-60, 61-90, 90+; PAID_OFF and REPOSSESSED on their own). PAR30 = balance in buckets beyond 30 days ÷ balance of LOCKED and UNLOCKED deals. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most 4 exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429.
+         * @description One line per deal as of today: terms, amount paid, balance, paid-up date, days past it and the arrears bucket (CURRENT, 1-30, 31-60, 61-90, 90+; PAID_OFF and REPOSSESSED on their own). PAR30 = balance in buckets beyond 30 days ÷ balance of LOCKED and UNLOCKED deals. RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most 4 exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429; an export whose client reads nothing for 60 s is ended, and its file is cut short.
          *
          *     Roles: ADMIN.
          */

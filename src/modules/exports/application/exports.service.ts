@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { stringify } from 'csv-stringify';
-import { pipeline, Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { DomainError, ErrorKind, invalid } from '../../../common/errors/domain-error.js';
@@ -20,6 +20,34 @@ const CONNECT_TIMEOUT_MS = 3000;
  * uses up the server's max_connections, and every request (the provider's callbacks included) fails.
  */
 export const EXPORTS_AT_ONCE = 4;
+/**
+ * An export whose client has taken no row for this long is ended: a client that stops reading but keeps
+ * its connection would otherwise keep its place among EXPORTS_AT_ONCE, its connection and its snapshot
+ * (which holds back PostgreSQL's clean-up of every table) for as long as the connection lasts.
+ */
+export const EXPORT_STALL_MS = 60_000;
+
+/** Passes rows on; after the first, destroys itself when none has passed for `ms`. */
+function stallWatch(ms: number): Transform {
+  let timer: NodeJS.Timeout | undefined;
+  const watch = new Transform({
+    objectMode: true,
+    transform(row: unknown, _encoding, done) {
+      timer?.refresh();
+      timer ??= setTimeout(() => watch.destroy(new Error(`the client read nothing for ${ms / 1000} s`)), ms);
+      done(null, row);
+    },
+    flush(done) {
+      clearTimeout(timer);
+      done();
+    },
+    destroy(error, done) {
+      clearTimeout(timer);
+      done(error);
+    },
+  });
+  return watch;
+}
 
 /**
  * CSV exports streamed from PostgreSQL: a cursor (pg-query-stream) read a batch at a time, written
@@ -93,7 +121,7 @@ export class ExportsService {
         boolean: (b) => String(b),
       },
     });
-    pipeline(rows, csv, (error) => {
+    pipeline(rows, stallWatch(EXPORT_STALL_MS), csv, (error) => {
       if (error && error.message !== 'Premature close') this.logger.warn(`export stopped: ${error.message}`);
       void client
         .query('ROLLBACK')
