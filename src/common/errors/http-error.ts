@@ -70,6 +70,9 @@ export function toHttpError(error: unknown): HttpError {
   const cause = error instanceof HttpException && error.cause ? error.cause : error;
   const parserCode = (cause as { code?: string } | null)?.code;
   if (parserCode && PARSER_ERRORS[parserCode]) return { ...PARSER_ERRORS[parserCode], unexpected: false };
+  // Node's own error when the client hangs up before its body has arrived (ECONNRESET, like a lost database
+  // connection's): the client's doing, answered to no one, and no sign of a database outage.
+  if (parserCode === 'ECONNRESET' && (cause as Error).message === 'aborted') return { status: 400, message: 'The client ended the request before sending all of it.', unexpected: false };
   if (cause instanceof SyntaxError && (cause as { statusCode?: number }).statusCode === 400) {
     return { status: 400, message: 'Malformed JSON in request body.', unexpected: false };
   }
