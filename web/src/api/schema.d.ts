@@ -853,6 +853,8 @@ export interface paths {
          *
          *     A file that is not UTF-8 text, or whose header lacks a column or has two for one field (`amount` and `Amount`, or a column mapped to amount beside one named so): 400, in either mode, nothing stored; a file over IMPORT_MAX_MB: 413.
          *
+         *     At most 2 validates run at once in each instance of the service (each holds a database connection while it checks its file): another one meanwhile → 429, nothing stored.
+         *
          *     Roles: ADMIN.
          */
         post: operations["ImportsController_submit"];
@@ -7756,6 +7758,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Unsupported Content-Type: send application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests. Try again in a minute."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

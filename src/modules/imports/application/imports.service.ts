@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
-import { notFound } from '../../../common/errors/domain-error.js';
+import { DomainError, ErrorKind, notFound } from '../../../common/errors/domain-error.js';
 import { Page } from '../../../common/http/pagination.js';
 import { readCsv } from '../domain/csv-file.js';
 import { columnsOf, ERRORS_LISTED_MAX, ImportKind, ImportMode, ImportStatus, parseMapping } from '../domain/import-file.js';
@@ -60,10 +60,19 @@ export function importView(r: ImportRecordRow): ImportView {
 /** A validate that met a concurrent change of a deal is tried again, this many times in all. */
 const VALIDATE_ATTEMPTS = 3;
 
+/**
+ * Validates running at once in one instance. Each holds a pooled connection (its snapshot) and the
+ * CPU for as long as its file takes to check: without a cap, a few dozen sent together took every
+ * connection of the pool, and every other request, the provider's callbacks included, got 503.
+ */
+export const VALIDATES_AT_ONCE = 2;
+
 const importNotFound = (id: number) => notFound('IMPORT_NOT_FOUND', `Import ${id} not found.`);
 
 @Injectable()
 export class ImportsService {
+  private validating = 0;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly imports: ImportsRepository,
@@ -87,7 +96,16 @@ export class ImportsService {
       .digest('hex');
     const record = { kind: form.kind, mode: form.mode, source: form.source, filename: cutText(file.filename, 255), filehash, mapping, notify: form.notify, createdBy: actor.id };
     if (form.mode === 'validate') {
-      const checked = await this.validateNow(file.content, form.kind, form.source, mapping);
+      if (this.validating >= VALIDATES_AT_ONCE) {
+        throw new DomainError(ErrorKind.RATE_LIMITED, 'IMPORT_VALIDATES_BUSY', `${VALIDATES_AT_ONCE} validations are already running: try again when one has finished.`);
+      }
+      this.validating++;
+      let checked: Validated;
+      try {
+        checked = await this.validateNow(file.content, form.kind, form.source, mapping);
+      } finally {
+        this.validating--;
+      }
       const outcome = { status: ImportStatus.DONE, rows: checked.rows, valid: checked.valid, applied: 0, skipped: checked.skipped, errorcount: checked.errorcount, errors: checked.errors };
       const inserted = await this.imports.insert({ ...record, status: ImportStatus.DONE }, outcome, null);
       return { view: importView(inserted!), accepted: false };

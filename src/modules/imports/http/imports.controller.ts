@@ -7,7 +7,7 @@ import { DomainError, ErrorKind, invalid, tooLarge } from '../../../common/error
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { Page, PageOf } from '../../../common/http/pagination.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { ImportForm, ImportsService } from '../application/imports.service.js';
+import { ImportForm, ImportsService, VALIDATES_AT_ONCE } from '../application/imports.service.js';
 import { IMPORT_KINDS, IMPORT_MODES, ImportKind, ImportMode } from '../domain/import-file.js';
 import { ImportIdParam, ImportListQuery, ImportRequest, ImportResponse } from './imports.dto.js';
 
@@ -52,11 +52,12 @@ export class ImportsController {
       'Columns of `payments`: externalid, payg or customerid, amount, reference (an operator receipt: MANUAL payments, one namespace with payments/load), narration (optional), date (validated, not in the future; the payment is recorded when the import applies).',
       'Every cell is checked by the same rules as the API (telephone, IMEI, PAYG code, amounts, dates, duplicates in the file and in the book). `validate` answers 200 with the errors (all counted in errorcount, the first 1,000 by row listed) and writes nothing to the book. `apply` answers 202 with the record and works in the background (poll `GET /finance/imports/{importid}`): any error → FAILED, nothing written; otherwise all rows in one transaction → DONE. The same apply again (same file, kind, source and mapping) answers 200 with the earlier record, unless that one FAILED (nothing written): then it is tried again as a new import. A row whose externalid this source brought in before is skipped.',
       'A file that is not UTF-8 text, or whose header lacks a column or has two for one field (`amount` and `Amount`, or a column mapped to amount beside one named so): 400, in either mode, nothing stored; a file over IMPORT_MAX_MB: 413.',
+      `At most ${VALIDATES_AT_ONCE} validates run at once in each instance of the service (each holds a database connection while it checks its file): another one meanwhile → 429, nothing stored.`,
     ].join('\n\n'),
     roles: [],
     response: ImportResponse,
     responseDescription: 'A validate’s answer, or the earlier import of the same file.',
-    errors: [413, 415],
+    errors: [413, 415, 429],
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ImportRequest })
