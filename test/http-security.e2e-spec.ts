@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { Role } from '../src/common/auth/role.js';
 import { EXPORT_STALL_MS, EXPORTS_AT_ONCE } from '../src/modules/exports/application/exports.service.js';
+import { OPERATOR_MESSAGES_PER_DAY } from '../src/modules/messages/application/messages.service.js';
 import { waitUntil } from './support/faults.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { ADMIN, startTestApp, TestApp } from './support/test-app.js';
@@ -105,4 +106,24 @@ describe('HTTP security', () => {
       agent.destroy();
     }
   }, EXPORT_STALL_MS + 60_000);
+
+  it('lets operators send one customer only a few messages a day, however fast they are sent', async () => {
+    const operator = await t.token(Role.OPERATOR);
+    const deal = await createDeal(t);
+    const [one, other] = [(await registerCustomer(t, deal.dealid)).customerid, (await registerCustomer(t, deal.dealid)).customerid];
+    const send = (customerid: number, i: number) => t.http.post('/finance/messages/send').set('x-access-token', operator).send({ customerid, text: `Message ${i}` });
+    const answers = await Promise.all(Array.from({ length: OPERATOR_MESSAGES_PER_DAY + 20 }, (_, i) => send(one, i)));
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(OPERATOR_MESSAGES_PER_DAY);
+    expect(answers.filter((res) => res.status !== 201).map((res) => [res.status, res.body])).toEqual(
+      Array.from({ length: 20 }, () => [429, { message: `Customer ${one} was sent ${OPERATOR_MESSAGES_PER_DAY} operator messages in the last 24 hours: no more today.` }]),
+    );
+    const queued = async (customerid: number) =>
+      Number((await t.db.query(`SELECT count(*)::int AS n FROM sms_messages WHERE customer_id = $1 AND kind = 'OPERATOR'`, [customerid]))[0].n);
+    expect(await queued(one)).toBe(OPERATOR_MESSAGES_PER_DAY);
+    // another customer is another count
+    await send(other, 0).expect(201);
+    // and a day later the customer may be written to again
+    await t.db.query(`UPDATE sms_messages SET created_at = created_at - interval '24 hours' WHERE customer_id = $1`, [one]);
+    await send(one, 99).expect(201);
+  });
 });

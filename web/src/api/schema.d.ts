@@ -1003,7 +1003,7 @@ export interface paths {
         put?: never;
         /**
          * Send a customer an operator’s own SMS
-         * @description Queued in the outbox and sent by the worker like every message (PENDING at first). Unknown customer 404.
+         * @description Queued in the outbox and sent by the worker like every message (PENDING at first). Unknown customer 404. At most 20 operator messages to one customer in 24 hours: another → 429, nothing queued.
          *
          *     Roles: ADMIN, OPERATOR.
          */
@@ -8632,6 +8632,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Unsupported Content-Type: send application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests. Try again in a minute."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

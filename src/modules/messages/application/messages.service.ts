@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { DomainError, ErrorKind } from '../../../common/errors/domain-error.js';
 import { Page } from '../../../common/http/pagination.js';
 import { Money } from '../../../common/money/money.js';
 import { addDays, businessDay, daysBetween } from '../../../common/time/business-date.js';
@@ -16,6 +17,14 @@ import { smsSize } from '../domain/sms-encoding.js';
 import { Language, MessageKind, MessageTemplates, RenderedMessage } from '../domain/templates.js';
 import { MessageRow, MessagesRepository, PreferencesRow } from '../infrastructure/messages.repository.js';
 import { MessageWording } from './message-wording.js';
+
+/**
+ * Operator messages one customer may be sent in 24 hours. Every message waits its turn in one queue
+ * under SMS_RATE_PER_MINUTE: without a cap, one operator (or a script on a stolen token) could send a
+ * customer thousands of texts at the business's cost, with every customer's receipts and lock notices
+ * queued behind them.
+ */
+export const OPERATOR_MESSAGES_PER_DAY = 20;
 
 export interface MessageView {
   messageid: number;
@@ -195,12 +204,19 @@ export class MessagesService implements OnModuleInit {
     return { items: rows.map((row) => messageView(this.wording.worded(row))), total, page, limit };
   }
 
-  /** An operator's own message: sent whatever the hour and the opt-out (they concern reminders only). */
+  /**
+   * An operator's own message: sent whatever the hour and the opt-out (they concern reminders only), at
+   * most OPERATOR_MESSAGES_PER_DAY to one customer in 24 hours (429 beyond).
+   */
   async sendOperatorMessage(customerId: number, text: string, by: number): Promise<MessageView> {
     await this.customers.assertExists(customerId);
     const language = (await this.messages.preferences(customerId))?.language ?? this.config.sms.defaultLanguage;
     const size = smsSize(text);
-    return messageView(await this.messages.insertOperatorMessage({ customerId, language, text, encoding: size.encoding, segments: size.segments, createdBy: by }));
+    const row = await this.messages.insertOperatorMessage({ customerId, language, text, encoding: size.encoding, segments: size.segments, createdBy: by }, OPERATOR_MESSAGES_PER_DAY);
+    if (!row) {
+      throw new DomainError(ErrorKind.RATE_LIMITED, 'OPERATOR_MESSAGES_CAPPED', `Customer ${customerId} was sent ${OPERATOR_MESSAGES_PER_DAY} operator messages in the last 24 hours: no more today.`);
+    }
+    return messageView(row);
   }
 
   /** A customer's preferences, or what applies when none were set (the default language, no opt-out). */

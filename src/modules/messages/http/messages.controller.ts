@@ -5,7 +5,7 @@ import { Role } from '../../../common/auth/role.js';
 import type { AuthUser } from '../../../common/auth/role.js';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
 import { Page, PageOf } from '../../../common/http/pagination.js';
-import { MessagesService } from '../application/messages.service.js';
+import { MessagesService, OPERATOR_MESSAGES_PER_DAY } from '../application/messages.service.js';
 import { MessageListQuery, SmsMessageResponse, PreferencesQuery, PreferencesRequest, PreferencesResponse, SendMessageRequest } from './messages.dto.js';
 
 @ApiTags('Messages')
@@ -29,11 +29,11 @@ export class MessagesController {
   @Post('messages/send')
   @Endpoint({
     summary: 'Send a customer an operator’s own SMS',
-    description: 'Queued in the outbox and sent by the worker like every message (PENDING at first). Unknown customer 404.',
+    description: `Queued in the outbox and sent by the worker like every message (PENDING at first). Unknown customer 404. At most ${OPERATOR_MESSAGES_PER_DAY} operator messages to one customer in 24 hours: another → 429, nothing queued.`,
     roles: [Role.OPERATOR],
     status: HttpStatus.CREATED,
     response: SmsMessageResponse,
-    errors: [404],
+    errors: [404, 429],
   })
   send(@Body() body: SendMessageRequest, @CurrentUser() user: AuthUser): Promise<SmsMessageResponse> {
     return this.messages.sendOperatorMessage(body.customerid, body.text, user.id);

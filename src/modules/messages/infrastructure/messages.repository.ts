@@ -98,6 +98,8 @@ const INSERT_EVENT = `
 
 /** Claims by one worker at a time across instances, so the send-rate cap counts every instance's sends. */
 const RATE_LOCK = 'hashtext(\'payg:sms-send-rate\')';
+/** With the customer's id: one operator's message to a customer at a time is counted against the day's cap. */
+const OPERATOR_MESSAGE_LOCK = 1_765_900_003;
 
 @Injectable()
 export class MessagesRepository {
@@ -135,12 +137,24 @@ export class MessagesRepository {
     return rows.length > 0;
   }
 
-  async insertOperatorMessage(m: { customerId: number; language: Language; text: string; encoding: string; segments: number; createdBy: number }): Promise<MessageRow> {
-    const rows = (await this.dataSource.query(
-      `INSERT INTO sms_messages (customer_id, kind, language, text, encoding, segments, created_by) VALUES ($1, 'OPERATOR', $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-      [m.customerId, m.language, m.text, m.encoding, m.segments, m.createdBy],
-    )) as MessageRow[];
-    return rows[0];
+  /** An operator's message, unless the customer got `perDay` of them in the last 24 hours (null then). */
+  async insertOperatorMessage(
+    m: { customerId: number; language: Language; text: string; encoding: string; segments: number; createdBy: number },
+    perDay: number,
+  ): Promise<MessageRow | null> {
+    return this.dataSource.transaction(async (em) => {
+      await em.query(`SELECT pg_advisory_xact_lock(${OPERATOR_MESSAGE_LOCK}, $1)`, [m.customerId]);
+      const [{ n }] = (await em.query(
+        `SELECT count(*)::int AS n FROM sms_messages WHERE customer_id = $1 AND kind = 'OPERATOR' AND created_at > now() - interval '24 hours'`,
+        [m.customerId],
+      )) as Array<{ n: number }>;
+      if (n >= perDay) return null;
+      const rows = (await em.query(
+        `INSERT INTO sms_messages (customer_id, kind, language, text, encoding, segments, created_by) VALUES ($1, 'OPERATOR', $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        [m.customerId, m.language, m.text, m.encoding, m.segments, m.createdBy],
+      )) as MessageRow[];
+      return rows[0];
+    });
   }
 
   /**
