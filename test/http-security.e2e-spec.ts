@@ -1,10 +1,14 @@
 import http from 'node:http';
 import { Role } from '../src/common/auth/role.js';
-import { EXPORT_STALL_MS, EXPORTS_AT_ONCE } from '../src/modules/exports/application/exports.service.js';
+import { EXPORTS_AT_ONCE } from '../src/modules/exports/application/exports.service.js';
 import { OPERATOR_MESSAGES_PER_DAY } from '../src/modules/messages/application/messages.service.js';
 import { waitUntil } from './support/faults.js';
 import { createDeal, registerCustomer } from './support/fixtures.js';
 import { ADMIN, startTestApp, TestApp } from './support/test-app.js';
+
+/** EXPORT_STALL_SECONDS here: the least it may be, so the stalled export is ended within the test's time. */
+const STALL_SECONDS = 5;
+const EXPORT_STALL_MS = STALL_SECONDS * 1000;
 
 /** What an outside penetration tester probes over HTTP: caching of personal data, and the like. */
 describe('HTTP security', () => {
@@ -13,7 +17,7 @@ describe('HTTP security', () => {
   let customerid: number;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { EXPORT_STALL_SECONDS: String(STALL_SECONDS) } });
     admin = await t.token(Role.ADMIN);
     const deal = await createDeal(t);
     customerid = (await registerCustomer(t, deal.dealid)).customerid;

@@ -104,6 +104,9 @@ class EnvironmentVariables {
   @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(3600)
   REQUEST_TIMEOUT_SECONDS?: number;
 
+  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(5) @Max(3600)
+  EXPORT_STALL_SECONDS?: number;
+
   @IsOptional() @IsString()
   DATA_DIR?: string;
 
@@ -199,6 +202,8 @@ export class AppConfig {
   importMaxMb: number;
   /** how long a client may take to send a whole request, headers and body (an import's file included); then 408 */
   requestTimeoutSeconds: number;
+  /** an export whose client reads nothing for this long is ended (its connection and its place given back) */
+  exportStallSeconds: number;
   /** customer messages and their gateway (DESIGN part 11) */
   sms: {
     url?: string;
@@ -290,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobsEnabled: (vars.JOBS_ENABLED ?? 'true') === 'true',
     importMaxMb: vars.IMPORT_MAX_MB ?? 50,
     requestTimeoutSeconds: vars.REQUEST_TIMEOUT_SECONDS ?? 300,
+    exportStallSeconds: vars.EXPORT_STALL_SECONDS ?? 60,
     sms,
   };
 }

@@ -20,12 +20,6 @@ const CONNECT_TIMEOUT_MS = 3000;
  * uses up the server's max_connections, and every request (the provider's callbacks included) fails.
  */
 export const EXPORTS_AT_ONCE = 4;
-/**
- * An export whose client has taken no row for this long is ended: a client that stops reading but keeps
- * its connection would otherwise keep its place among EXPORTS_AT_ONCE, its connection and its snapshot
- * (which holds back PostgreSQL's clean-up of every table) for as long as the connection lasts.
- */
-export const EXPORT_STALL_MS = 60_000;
 
 /** Passes rows on; after the first, destroys itself when none has passed for `ms`. */
 function stallWatch(ms: number): Transform {
@@ -121,7 +115,10 @@ export class ExportsService {
         boolean: (b) => String(b),
       },
     });
-    pipeline(rows, stallWatch(EXPORT_STALL_MS), csv, (error) => {
+    // a client that stops reading but keeps its connection would otherwise keep its place among
+    // EXPORTS_AT_ONCE, its connection and its snapshot (which holds back PostgreSQL's clean-up of every
+    // table) for as long as the connection lasts: EXPORT_STALL_SECONDS without a row taken ends it
+    pipeline(rows, stallWatch(this.config.exportStallSeconds * 1000), csv, (error) => {
       if (error && error.message !== 'Premature close') this.logger.warn(`export stopped: ${error.message}`);
       void client
         .query('ROLLBACK')

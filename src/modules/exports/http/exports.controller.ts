@@ -2,11 +2,11 @@ import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
 import { Endpoint } from '../../../common/http/endpoint.decorator.js';
-import { EXPORT_STALL_MS, EXPORTS_AT_ONCE, ExportsService } from '../application/exports.service.js';
+import { EXPORTS_AT_ONCE, ExportsService } from '../application/exports.service.js';
 import { PaymentsExportQuery } from './exports.dto.js';
 
 const CSV_RULES =
-  `RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most ${EXPORTS_AT_ONCE} exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429; an export whose client reads nothing for ${EXPORT_STALL_MS / 1000} s is ended, and its file is cut short.`;
+  `RFC 4180 CSV (UTF-8, CRLF, header row), streamed from one database snapshot. A cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' (CSV injection), and so is one starting with '; imports read it back without. ADMIN only: a file of the whole book (telephones, guarantors) is not an everyday operator tool. At most ${EXPORTS_AT_ONCE} exports run at once in each instance of the service (each holds a database connection while its file is read): another one meanwhile → 429; an export whose client reads nothing for EXPORT_STALL_SECONDS (60 s unless set) is ended, and its file is cut short.`;
 
 const csvFile = (stream: Readable, name: string) => new StreamableFile(stream, { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${name}"` });
 
