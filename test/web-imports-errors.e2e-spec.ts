@@ -67,7 +67,8 @@ describe('web client: import errors', () => {
       await route.continue();
     });
     await page.getByRole('button', { name: 'Apply' }).click();
-    expect(await page.getByRole('button', { name: 'Validate' }).isDisabled()).toBe(true);
+    // the page re-renders after the click has returned: wait for it (a second's worth), not for the upload
+    await page.getByRole('button', { name: 'Validate', disabled: true }).waitFor({ timeout: 1_000 });
     release();
     await page.getByRole('row', { name: /apply/ }).waitFor();
   });
