@@ -1,3 +1,5 @@
+import { asOneLine, cutText } from '../identifiers/characters.js';
+
 /** How long another platform (mobile money, device lock, SMS gateway) has to answer. */
 const TIMEOUT_MS = 10_000;
 
@@ -24,6 +26,9 @@ export async function callPlatform(url: string, init: Omit<RequestInit, 'redirec
     throw new PlatformUnreachable(error as Error);
   }
 }
+
+/** What another platform said (a refusal's reason, its message), as one line of at most 200 characters this service can store and show. */
+export const platformSaid = (text: string): string => cutText(asOneLine(text), 200);
 
 /** The longest wait a platform's Retry-After is followed for: past it, the worker's own backoff decides. */
 export const RETRY_AFTER_MAX_MS = 3_600_000;

@@ -1,5 +1,4 @@
-import { HttpPlatform, retryAfterMs } from '../../../common/http/outbound.js';
-import { asOneLine, cutText } from '../../../common/identifiers/characters.js';
+import { HttpPlatform, platformSaid, retryAfterMs } from '../../../common/http/outbound.js';
 import { DeviceAction } from '../domain/device-command.js';
 
 export interface PlatformCommand {
@@ -51,7 +50,7 @@ export class HttpLockPlatform extends HttpPlatform implements LockPlatform {
   }
 }
 
-/** What a refusal's body says: its `message` (or `error`) when it is JSON, else its text; one line of at most 200 characters (asOneLine). */
+/** What a refusal's body says: its `message` (or `error`) when it is JSON, else its text (platformSaid). */
 function refusalReason(body: string): string {
   let reason = body;
   try {
@@ -61,5 +60,5 @@ function refusalReason(body: string): string {
   } catch {
     // not JSON: the text as it came
   }
-  return cutText(asOneLine(reason), 200);
+  return platformSaid(reason);
 }

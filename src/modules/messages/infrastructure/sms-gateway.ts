@@ -1,6 +1,5 @@
 import type { AppConfig } from '../../../config/app-config.js';
-import { HttpPlatform, retryAfterMs } from '../../../common/http/outbound.js';
-import { asOneLine, cutText } from '../../../common/identifiers/characters.js';
+import { HttpPlatform, platformSaid, retryAfterMs } from '../../../common/http/outbound.js';
 
 export interface OutgoingSms {
   /** E.164 */
@@ -74,7 +73,7 @@ export class AfricasTalkingGateway extends HttpPlatform<AppConfig['sms']> implem
     }
     const body = await response.text().catch(() => '');
     if (WAIT.has(response.status) || response.status >= 500) return { kind: 'RETRY', reason: `HTTP ${response.status}`, retryAfterMs: retryAfterMs(response) };
-    if (!response.ok) return { kind: 'REJECTED', reason: `HTTP ${response.status}: ${said(body)}` };
+    if (!response.ok) return { kind: 'REJECTED', reason: `HTTP ${response.status}: ${platformSaid(body)}` };
     let data: { Recipients?: AtRecipient[]; Message?: string } | undefined;
     try {
       data = (JSON.parse(body) as { SMSMessageData?: { Recipients?: AtRecipient[]; Message?: string } }).SMSMessageData;
@@ -84,14 +83,12 @@ export class AfricasTalkingGateway extends HttpPlatform<AppConfig['sms']> implem
     const recipient = data?.Recipients?.[0];
     // no recipient: the request was refused as a whole ("InvalidSenderId"), which says nothing against this number
     if (!recipient || typeof recipient.statusCode !== 'number') {
-      return { kind: 'RETRY', reason: typeof data?.Message === 'string' && said(data.Message) ? said(data.Message) : `no recipient in the answer: ${said(body)}` };
+      const message = typeof data?.Message === 'string' ? platformSaid(data.Message) : '';
+      return { kind: 'RETRY', reason: message || `no recipient in the answer: ${platformSaid(body)}` };
     }
-    const reason = said(`${recipient.statusCode} ${typeof recipient.status === 'string' ? recipient.status : ''}`);
+    const reason = platformSaid(`${recipient.statusCode} ${typeof recipient.status === 'string' ? recipient.status : ''}`);
     if (TAKEN.has(recipient.statusCode) && recipient.messageId) return { kind: 'SENT', messageId: recipient.messageId, cost: recipient.cost ?? null };
     if (RETRYABLE.has(recipient.statusCode)) return { kind: 'RETRY', reason };
     return { kind: 'REJECTED', reason };
   }
 }
-
-/** What the gateway said, as one line of at most 200 characters that can be stored and shown. */
-const said = (text: string): string => cutText(asOneLine(text), 200);
