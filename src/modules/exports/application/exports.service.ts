@@ -3,7 +3,8 @@ import { stringify } from 'csv-stringify';
 import { pipeline, Readable, Transform } from 'node:stream';
 import pg from 'pg';
 import QueryStream from 'pg-query-stream';
-import { DomainError, ErrorKind, invalid } from '../../../common/errors/domain-error.js';
+import { Slots } from '../../../common/concurrency/slots.js';
+import { invalid } from '../../../common/errors/domain-error.js';
 import { businessDay } from '../../../common/time/business-date.js';
 import { Clock } from '../../../common/time/clock.js';
 import { AppConfig } from '../../../config/app-config.js';
@@ -53,7 +54,7 @@ function stallWatch(ms: number): Transform {
 @Injectable()
 export class ExportsService {
   private readonly logger = new Logger(ExportsService.name);
-  private running = 0;
+  private readonly running = new Slots(EXPORTS_AT_ONCE, 'EXPORTS_BUSY', `${EXPORTS_AT_ONCE} exports are already running: try again when one has finished.`);
 
   constructor(
     private readonly queries: ExportsRepository,
@@ -83,15 +84,7 @@ export class ExportsService {
   }
 
   private async stream(query: ExportQuery): Promise<Readable> {
-    if (this.running >= EXPORTS_AT_ONCE) {
-      throw new DomainError(ErrorKind.RATE_LIMITED, 'EXPORTS_BUSY', `${EXPORTS_AT_ONCE} exports are already running: try again when one has finished.`);
-    }
-    this.running++;
-    let released = false;
-    const release = () => {
-      if (!released) this.running--;
-      released = true;
-    };
+    const release = this.running.take();
     // gives up on a database that does not answer as the pool does (3 s, then 503), and notices a vanished one (keep-alive)
     const client = new pg.Client({ connectionString: this.config.database.url, statement_timeout: 0, application_name: 'payg-export', connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     try {

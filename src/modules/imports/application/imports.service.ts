@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../../common/auth/role.js';
-import { DomainError, ErrorKind, notFound } from '../../../common/errors/domain-error.js';
+import { Slots } from '../../../common/concurrency/slots.js';
+import { notFound } from '../../../common/errors/domain-error.js';
 import { Page } from '../../../common/http/pagination.js';
 import { readCsv } from '../domain/csv-file.js';
 import { columnsOf, ERRORS_LISTED_MAX, ImportKind, ImportMode, ImportStatus, parseMapping } from '../domain/import-file.js';
@@ -71,7 +72,7 @@ const importNotFound = (id: number) => notFound('IMPORT_NOT_FOUND', `Import ${id
 
 @Injectable()
 export class ImportsService {
-  private validating = 0;
+  private readonly validating = new Slots(VALIDATES_AT_ONCE, 'IMPORT_VALIDATES_BUSY', `${VALIDATES_AT_ONCE} validations are already running: try again when one has finished.`);
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -96,15 +97,12 @@ export class ImportsService {
       .digest('hex');
     const record = { kind: form.kind, mode: form.mode, source: form.source, filename: cutText(file.filename, 255), filehash, mapping, notify: form.notify, createdBy: actor.id };
     if (form.mode === 'validate') {
-      if (this.validating >= VALIDATES_AT_ONCE) {
-        throw new DomainError(ErrorKind.RATE_LIMITED, 'IMPORT_VALIDATES_BUSY', `${VALIDATES_AT_ONCE} validations are already running: try again when one has finished.`);
-      }
-      this.validating++;
+      const release = this.validating.take();
       let checked: Validated;
       try {
         checked = await this.validateNow(file.content, form.kind, form.source, mapping);
       } finally {
-        this.validating--;
+        release();
       }
       const outcome = { status: ImportStatus.DONE, rows: checked.rows, valid: checked.valid, applied: 0, skipped: checked.skipped, errorcount: checked.errorcount, errors: checked.errors };
       const inserted = await this.imports.insert({ ...record, status: ImportStatus.DONE }, outcome, null);
