@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -10,9 +11,16 @@ import { instructionsProblem, type Language, LANGUAGES, PAYMENT_INSTRUCTIONS_MAX
 
 export type AppEnv = 'production' | 'uat';
 
+/**
+ * An optional whole number from `min` to `max` (the environment gives text: "42" is read as 42). The
+ * decorators as they would stand written in one line above a property, so the messages keep their order.
+ */
+const OptionalInt = (min: number, max: number) =>
+  applyDecorators(Max(max), Min(min), IsInt(), Transform(({ value }: { value: unknown }) => (value === undefined ? value : Number(value))), IsOptional());
+
 /** The environment as the process receives it; validated once at boot. */
 class EnvironmentVariables {
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(65535)
+  @OptionalInt(0, 65535)
   PORT?: number;
 
   @IsOptional() @IsIn(['production', 'uat'])
@@ -21,14 +29,14 @@ class EnvironmentVariables {
   @IsOptional() @IsString() @MinLength(1)
   DATABASE_URL?: string;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1024) @Max(65535)
+  @OptionalInt(1024, 65535)
   EMBEDDED_PG_PORT?: number;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(2) @Max(200)
+  @OptionalInt(2, 200)
   DB_POOL_SIZE?: number;
 
   // more than a delivery round's 10 s wait for the lock platform between two of its statements
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(15) @Max(3600)
+  @OptionalInt(15, 3600)
   DB_IDLE_TRANSACTION_SECONDS?: number;
 
   @IsOptional() @IsString() @MinLength(16)
@@ -37,10 +45,10 @@ class EnvironmentVariables {
   @IsOptional() @Matches(/^[1-9]\d{0,6}[smhd]$/, { message: 'JWT_EXPIRES_IN must be a whole number followed by s, m, h or d (for example 24h)' })
   JWT_EXPIRES_IN?: string;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(100000)
+  @OptionalInt(1, 100000)
   SIGNIN_RATE_LIMIT?: number;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(100000)
+  @OptionalInt(1, 100000)
   SIGNIN_ADDRESS_LIMIT?: number;
 
   // the reverse proxies in front of the service, by address or CIDR: their X-Forwarded-For names the client (read by trustedProxies)
@@ -56,10 +64,10 @@ class EnvironmentVariables {
   @IsOptional() @Matches(/^[A-Z]{2}$/, { message: 'DEFAULT_COUNTRY must be an ISO 3166-1 alpha-2 code in capitals, such as UG or KE' })
   DEFAULT_COUNTRY?: string;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(3650)
+  @OptionalInt(0, 3650)
   BONUS_DAYS_MAX?: number;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(720)
+  @OptionalInt(1, 720)
   TEMP_UNLOCK_MAX_HOURS?: number;
 
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
@@ -68,7 +76,7 @@ class EnvironmentVariables {
   @IsOptional() @IsString()
   MOBILE_MONEY_API_KEY?: string;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(1440)
+  @OptionalInt(0, 1440)
   MOBILE_MONEY_LOOKUP_MINUTES?: number;
 
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
@@ -77,13 +85,13 @@ class EnvironmentVariables {
   @IsOptional() @IsString()
   DEVICE_LOCK_API_KEY?: string;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(100) @Max(60000)
+  @OptionalInt(100, 60000)
   OUTBOX_POLL_MS?: number;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(60)
+  @OptionalInt(1, 60)
   OVERDUE_CHECK_MINUTES?: number;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(0) @Max(10080)
+  @OptionalInt(0, 10080)
   COLLECTIONS_GENERATE_MINUTES?: number;
 
   @IsOptional() @IsString()
@@ -98,13 +106,13 @@ class EnvironmentVariables {
   @IsOptional() @IsIn(['true', 'false'])
   JOBS_ENABLED?: string;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(1024)
+  @OptionalInt(1, 1024)
   IMPORT_MAX_MB?: number;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(3600)
+  @OptionalInt(1, 3600)
   REQUEST_TIMEOUT_SECONDS?: number;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(5) @Max(3600)
+  @OptionalInt(5, 3600)
   EXPORT_STALL_SECONDS?: number;
 
   @IsOptional() @IsString()
@@ -140,11 +148,11 @@ class EnvironmentVariables {
   @IsOptional() @IsString()
   PAYMENT_INSTRUCTIONS?: string;
 
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(1) @Max(60000)
+  @OptionalInt(1, 60000)
   SMS_RATE_PER_MINUTE?: number;
 
   /** more than a send's 10 s time-out: the lease must outlast the send it was renewed for */
-  @IsOptional() @Transform(({ value }) => (value === undefined ? value : Number(value))) @IsInt() @Min(15) @Max(3600)
+  @OptionalInt(15, 3600)
   SMS_LEASE_SECONDS?: number;
 
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
